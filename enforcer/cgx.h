@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libcgx: the v1 model both front ends use. A caller holds the context lock
+ * (cgx_lock) around every call; the functions below assume it is held.
+ *
+ * A v1 group is named by (v2 directory, hierarchy index): the directory is
+ * the one v2 directory that carries the group (see tree.h).
+ */
+#ifndef CGX_H
+#define CGX_H
+
+#include "hierarchy.h"
+#include "tree.h"
+#include "v1_files.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <sys/stat.h>
+
+#define CGX_VERSION "0.1.0"
+
+struct cgx_options {
+	const char *cgroup2; /* NULL: the cgroup2 mount found with libmount */
+	const char *base;    /* the one v2 directory managed, relative to the mount */
+	const char *hierarchies;
+};
+
+/* All mutable state of a daemon: one per mounted view. */
+struct cgx_ctx {
+	pthread_mutex_t lock;
+	struct cgx_hier_set hiers;
+	struct v2_tree tree;
+	char cgroup2_path[PATH_MAX];
+	char base_relpath[PATH_MAX]; /* the base, relative to the cgroup2 mount */
+	int cgroup2_fd;
+	int base_fd;
+	/* Controllers the base may hand down ("cpu memory ..."), enabled in inner directories. */
+	char controllers[256];
+};
+
+int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);
+void cgx_ctx_free(struct cgx_ctx *ctx);
+
+void cgx_lock(struct cgx_ctx *ctx);
+void cgx_unlock(struct cgx_ctx *ctx);
+
+/* The cgroup2 mount point, found in the mount table with libmount; -ENOENT if none. */
+int cgx_find_cgroup2(char *path, size_t size);
+
+/* Groups. */
+bool cgx_is_group(const struct v2_dir *dir, unsigned int hier);
+/* The v1 name of a group (NULL for the base). */
+const char *cgx_group_name(const struct v2_dir *dir);
+int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		     const char *name, struct v2_dir **child);
+/* Next child group after @prev (NULL: the first) of @parent in @hier, NULL at the end. */
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier,
+				    struct v2_dir *prev);
+unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier);
+int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		    const char *name, const struct cgx_caller *caller, mode_t mode,
+		    struct v2_dir **child);
+int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		    const char *name);
+int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		     const char *name, struct v2_dir *new_parent, const char *new_name);
+
+/* Attributes of the group directory (@file < 0) or of one of its files. */
+struct cgx_attr {
+	uid_t uid;
+	gid_t gid;
+	mode_t mode; /* permission bits only */
+};
+int cgx_group_getattr(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		      struct cgx_attr *attr);
+enum { CGX_SET_UID = 1, CGX_SET_GID = 2, CGX_SET_MODE = 4 };
+int cgx_group_setattr(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		      const struct cgx_attr *attr, unsigned int which);
+
+/* Files: index in ctx->hiers.hier[hier].files, checked against root-only / not-on-root. */
+int cgx_file_lookup(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, const char *name);
+int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
+		  const struct cgx_caller *caller, struct strbuf *out);
+/* Returns the bytes consumed (at most a page, as kernfs) or -errno. */
+ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+		       unsigned int file, const struct cgx_caller *caller, const char *buf,
+		       size_t len);
+
+/* Stored values (state.c): what a v1 read returns, kept in xattrs. */
+const char *cgx_value_get(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			  unsigned int file);
+int cgx_value_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
+		  const char *text);
+
+/* Tasks (tasks.c). */
+int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,
+		   struct strbuf *out);
+/* Writes to tasks (@threadgroup false) or cgroup.procs (true). */
+int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threadgroup,
+		     const struct cgx_caller *caller, char *buf);
+
+#endif

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The files every v1 group has, whatever its controllers (kernel/cgroup/cgroup-v1.c). */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int tasks_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return cgx_tasks_list(fc->ctx, fc->dir, fc->hier, true, out);
+}
+
+static int procs_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return cgx_tasks_list(fc->ctx, fc->dir, fc->hier, false, out);
+}
+
+static int tasks_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)len;
+	return cgx_tasks_attach(fc->ctx, fc->dir, fc->hier, false, fc->caller, buf);
+}
+
+static int procs_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)len;
+	return cgx_tasks_attach(fc->ctx, fc->dir, fc->hier, true, fc->caller, buf);
+}
+
+/* cftype .write_u64 of a flag: kstrtoull, and any non-zero value sets it. */
+static int flag_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long value;
+	int r = kstrtoull(buf, 0, &value);
+
+	(void)len;
+	if (r < 0)
+		return r;
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, value ? "1\n" : "0\n");
+}
+
+/*
+ * Since the fix of CVE-2022-0492 the kernel takes a release agent only from
+ * CAP_SYS_ADMIN in the initial user namespace: it runs as root on the host.
+ */
+static int caller_is_init_ns_admin(const struct cgx_caller *caller)
+{
+	char self_ns[64], caller_ns[64], path[64];
+	unsigned long long cap_eff;
+	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
+	const char *field;
+	ssize_t n;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)caller->tid);
+	if ((r = read_file_at(AT_FDCWD, path, &status)) < 0)
+		return r == -ENOENT ? -ESRCH : r;
+	if (!(field = strstr(status.buf, "\nCapEff:")) || sscanf(field + 8, "%llx", &cap_eff) != 1)
+		return -EPERM;
+	if (!(cap_eff & (1ULL << 21))) /* CAP_SYS_ADMIN */
+		return -EPERM;
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)caller->tid);
+	if ((n = readlink(path, caller_ns, sizeof(caller_ns) - 1)) < 0)
+		return -EPERM;
+	caller_ns[n] = '\0';
+	if ((n = readlink("/proc/1/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
+		return -EPERM;
+	self_ns[n] = '\0';
+	return strcmp(self_ns, caller_ns) ? -EPERM : 0;
+}
+
+static int release_agent_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	char value[PATH_MAX + 1];
+	int r;
+
+	(void)len;
+	if ((r = caller_is_init_ns_admin(fc->caller)) < 0)
+		return r;
+	/* strscpy into a PATH_MAX buffer: longer paths are cut, as the kernel does. */
+	snprintf(value, PATH_MAX, "%s", strstrip(buf));
+	strcat(value, "\n");
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, value);
+}
+
+const struct v1_file v1_core_files[] = {
+	{.name = "cgroup.clone_children", .mode = 0644, .flags = V1F_INHERIT,
+	 .default_value = "0\n", .write = flag_write},
+	{.name = "cgroup.procs", .mode = 0644, .read = procs_read, .write = procs_write},
+	{.name = "cgroup.sane_behavior", .mode = 0444, .flags = V1F_ROOT_ONLY,
+	 .default_value = "0\n"},
+	{.name = "notify_on_release", .mode = 0644, .flags = V1F_INHERIT, .default_value = "0\n",
+	 .write = flag_write},
+	{.name = "release_agent", .mode = 0644, .flags = V1F_ROOT_ONLY, .default_value = "\n",
+	 .write = release_agent_write},
+	{.name = "tasks", .mode = 0644, .read = tasks_read, .write = tasks_write},
+};
+
+const unsigned int v1_nr_core_files = ARRAY_SIZE(v1_core_files);

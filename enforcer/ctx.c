@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Opening a view: find the cgroup2 mount, claim the base, rebuild the state from it. */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <libmount/libmount.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int cgx_find_cgroup2(char *path, size_t size)
+{
+	struct libmnt_table *table = mnt_new_table();
+	struct libmnt_iter *iter = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	int r = -ENOENT;
+
+	if (!table || !iter) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if ((r = mnt_table_parse_mtab(table, NULL)) < 0)
+		goto out;
+	r = -ENOENT;
+	while (mnt_table_next_fs(table, iter, &fs) == 0) {
+		if (strcmp(mnt_fs_get_fstype(fs), "cgroup2"))
+			continue;
+		if (snprintf(path, size, "%s", mnt_fs_get_target(fs)) >= (int)size)
+			r = -ENAMETOOLONG;
+		else
+			r = 0;
+		break;
+	}
+out:
+	mnt_free_iter(iter);
+	mnt_free_table(table);
+	return r;
+}
+
+/* A base name is a relative path of plain components: no "..", no "@", not empty. */
+static int check_base(const char *base)
+{
+	const char *c = base;
+
+	if (!*base || *base == '/')
+		return -EINVAL;
+	while (*c) {
+		size_t len = strcspn(c, "/");
+
+		if (!len || (len == 1 && c[0] == '.') || (len == 2 && !strncmp(c, "..", 2)))
+			return -EINVAL;
+		c += len;
+		if (*c == '/')
+			c++;
+	}
+	return 0;
+}
+
+static int open_base(struct cgx_ctx *ctx, const char *base)
+{
+	char partial[PATH_MAX];
+	size_t used = 0;
+	int fd = -1;
+
+	/* mkdir -p, beneath the mount: each component must be a real cgroup2 directory. */
+	while (base[used]) {
+		size_t len = strcspn(base + used, "/");
+
+		used += len;
+		snprintf(partial, sizeof(partial), "%.*s", (int)used, base);
+		if (mkdirat(ctx->cgroup2_fd, partial, 0755) < 0 && errno != EEXIST)
+			return cgx_log_errno(-errno, "cannot create base %s/%s", ctx->cgroup2_path,
+					     partial);
+		if (base[used] == '/')
+			used++;
+	}
+	if ((fd = v2_open_dir(ctx->cgroup2_fd, base)) < 0)
+		return cgx_log_errno(fd, "cannot open base %s/%s", ctx->cgroup2_path, base);
+	return fd;
+}
+
+static int read_controllers(struct cgx_ctx *ctx)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	int r = read_file_at(ctx->base_fd, "cgroup.controllers", &text);
+
+	if (r < 0)
+		return cgx_log_errno(r, "%s/%s is not a cgroup2 directory", ctx->cgroup2_path,
+				     ctx->base_relpath);
+	snprintf(ctx->controllers, sizeof(ctx->controllers), "%.*s",
+		 (int)strcspn(text.buf, "\n"), text.buf);
+	return 0;
+}
+
+int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
+{
+	struct cgx_ctx *ctx = calloc(1, sizeof(*ctx));
+	int r;
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->cgroup2_fd = ctx->base_fd = -1;
+	pthread_mutex_init(&ctx->lock, NULL);
+	if ((r = hier_set_parse(&ctx->hiers, options->hierarchies ? options->hierarchies
+								  : CGX_DEFAULT_HIERARCHIES)) < 0) {
+		cgx_log_errno(r, "bad hierarchy list");
+		goto fail;
+	}
+	if (options->cgroup2)
+		snprintf(ctx->cgroup2_path, sizeof(ctx->cgroup2_path), "%s", options->cgroup2);
+	else if ((r = cgx_find_cgroup2(ctx->cgroup2_path, sizeof(ctx->cgroup2_path))) < 0) {
+		cgx_log_errno(r, "no cgroup2 file system is mounted (mount -t cgroup2 none DIR, "
+				 "or give --cgroup2 DIR)");
+		goto fail;
+	}
+	if ((r = check_base(options->base)) < 0) {
+		cgx_log_errno(r, "base '%s' must be a directory below the cgroup2 mount, "
+				 "never its root",
+			      options->base);
+		goto fail;
+	}
+	snprintf(ctx->base_relpath, sizeof(ctx->base_relpath), "%s", options->base);
+	ctx->cgroup2_fd = open(ctx->cgroup2_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->cgroup2_fd < 0) {
+		r = cgx_log_errno(-errno, "cannot open %s", ctx->cgroup2_path);
+		goto fail;
+	}
+	if ((r = open_base(ctx, options->base)) < 0)
+		goto fail;
+	ctx->base_fd = r;
+	if ((r = read_controllers(ctx)) < 0)
+		goto fail;
+	if ((r = tree_init(&ctx->tree, ctx->hiers.nr)) < 0)
+		goto fail;
+	if ((r = state_load(ctx)) < 0) {
+		cgx_log_errno(r, "cannot rebuild the view from %s/%s", ctx->cgroup2_path,
+			      options->base);
+		goto fail;
+	}
+	/* A daemon killed mid-way may have left leaves in the wrong place. */
+	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 ||
+	    (r = relocate_leaves(ctx)) < 0)
+		goto fail;
+	*out = ctx;
+	return 0;
+fail:
+	cgx_ctx_free(ctx);
+	return r;
+}
+
+void cgx_ctx_free(struct cgx_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	tree_release(&ctx->tree);
+	hier_set_release(&ctx->hiers);
+	if (ctx->base_fd >= 0)
+		close(ctx->base_fd);
+	if (ctx->cgroup2_fd >= 0)
+		close(ctx->cgroup2_fd);
+	pthread_mutex_destroy(&ctx->lock);
+	free(ctx);
+}
+
+void cgx_lock(struct cgx_ctx *ctx)
+{
+	pthread_mutex_lock(&ctx->lock);
+}
+
+void cgx_unlock(struct cgx_ctx *ctx)
+{
+	pthread_mutex_unlock(&ctx->lock);
+}
+
+int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		     const char *name, struct v2_dir *new_parent, const char *new_name)
+{
+	(void)ctx, (void)parent, (void)hier, (void)name, (void)new_parent, (void)new_name;
+	return -EPERM;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "fold.h"
+
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Long enough to read, short enough to leave room for a hash within NAME_MAX. */
+#define LEGIBLE_NAME_MAX 200
+
+struct v2_dir *fold_group_of(const struct v2_dir *dir, unsigned int h)
+{
+	while (dir->parent && !dir->group[h])
+		dir = dir->parent;
+	return (struct v2_dir *)dir;
+}
+
+bool fold_dir_is_inner(const struct v2_dir *dir)
+{
+	v2_dir_for_each_child(child, dir)
+		if (strcmp(child->name, CGX_TASKS_LEAF))
+			return true;
+	return false;
+}
+
+static bool tuple_exact_at(const struct v2_tree *tree, const struct tuple *tuple,
+			   const struct v2_dir *dir)
+{
+	for (unsigned int h = 0; h < tree->nr_hier; h++)
+		if (tuple->coord[h] != fold_group_of(dir, h))
+			return false;
+	return true;
+}
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t hash = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return hash;
+}
+
+/* "a:b" for the v1 path /a/b, "." for the root: legible, not meant to be parsed back. */
+static void legible_path(const struct v2_dir *group, char *buf, size_t size)
+{
+	char path[4096];
+
+	if (tree_path(group, true, path, sizeof(path)) < 0 || !strcmp(path, "/")) {
+		snprintf(buf, size, "%s", group->parent ? "~" : ".");
+		return;
+	}
+	for (char *c = path; *c; c++)
+		if (*c == '/')
+			*c = ':';
+	snprintf(buf, size, "%s", path + 1);
+}
+
+static int divergent_leaf_name(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
+			       const struct tuple *tuple, unsigned int primary,
+			       struct fold_target *target)
+{
+	char legible[4096] = "@", canonical[8192], part[1024];
+	size_t used = 1;
+	int r;
+
+	for (unsigned int i = 0; i < hiers->nr; i++) {
+		unsigned int h = hiers->primary_order[i];
+		struct v2_dir *implied = fold_group_of(target->dir, h);
+		int w;
+
+		if (h == primary || tuple->coord[h] == implied)
+			continue;
+		legible_path(tuple->coord[h], part, sizeof(part));
+		w = snprintf(legible + used, sizeof(legible) - used, "%s%s=%s", used > 1 ? ";" : "",
+			     hiers->hier[h].short_name, part);
+		if (w < 0 || (size_t)w >= sizeof(legible) - used) {
+			used = sizeof(legible);
+			break;
+		}
+		used += w;
+	}
+	if ((r = fold_tuple_format(tree, hiers, tuple, canonical, sizeof(canonical))) < 0)
+		return r;
+	if (used > LEGIBLE_NAME_MAX)
+		snprintf(target->leaf_name, sizeof(target->leaf_name), "@~%016" PRIx64,
+			 fnv1a(canonical));
+	else
+		memcpy(target->leaf_name, legible, used + 1);
+	return 0;
+}
+
+int fold_tuple(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
+	       const struct tuple *tuple, struct fold_target *target)
+{
+	struct v2_dir *deepest = tree->base;
+	unsigned int primary = hiers->primary_order[0];
+
+	memset(target, 0, sizeof(*target));
+	for (unsigned int h = 0; h < tree->nr_hier; h++)
+		if (tree_depth(tuple->coord[h]) > tree_depth(deepest))
+			deepest = tuple->coord[h];
+
+	if (tuple_exact_at(tree, tuple, deepest)) {
+		target->exact = true;
+		target->dir = deepest;
+		/* The base never holds processes itself: its parent delegates controllers to it. */
+		if (fold_dir_is_inner(deepest) || !deepest->parent)
+			snprintf(target->leaf_name, sizeof(target->leaf_name), "%s",
+				 CGX_TASKS_LEAF);
+		return 0;
+	}
+	target->dir = tuple->coord[primary];
+	return divergent_leaf_name(tree, hiers, tuple, primary, target);
+}
+
+int fold_tuple_format(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
+		      const struct tuple *tuple, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned int h = 0; h < tree->nr_hier; h++) {
+		char path[4096];
+		int w, r;
+
+		if (tuple->coord[h] == tree->base)
+			continue;
+		if ((r = tree_path(tuple->coord[h], true, path, sizeof(path))) < 0)
+			return r;
+		w = snprintf(buf + used, size - used, "%s:%s\n", hiers->hier[h].proc_name, path);
+		if (w < 0 || (size_t)w >= size - used)
+			return -ENAMETOOLONG;
+		used += w;
+	}
+	return 0;
+}
+
+struct v2_dir *fold_lookup_group(const struct v2_tree *tree, unsigned int h, const char *path)
+{
+	struct v2_dir *dir = tree->base;
+	char escaped[512];
+
+	while (*path) {
+		const char *slash;
+		char name[256];
+		size_t len;
+
+		while (*path == '/')
+			path++;
+		if (!*path)
+			break;
+		slash = strchr(path, '/');
+		len = slash ? (size_t)(slash - path) : strlen(path);
+		if (len >= sizeof(name))
+			return NULL;
+		memcpy(name, path, len);
+		name[len] = '\0';
+		if (tree_escape_name(name, escaped, sizeof(escaped)) < 0)
+			return NULL;
+		dir = tree_child(dir, escaped);
+		if (!dir || !dir->group[h])
+			return NULL;
+		path += len;
+	}
+	return dir;
+}
+
+int fold_tuple_parse(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
+		     const char *text, struct tuple *tuple)
+{
+	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
+		tuple->coord[h] = tree->base;
+
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		char line[4096], *colon;
+		struct v2_dir *group;
+		int h;
+
+		if (len == 0 || len >= sizeof(line))
+			return -EINVAL;
+		memcpy(line, text, len);
+		line[len] = '\0';
+		colon = strchr(line, ':');
+		if (!colon || colon[1] != '/')
+			return -EINVAL;
+		*colon = '\0';
+		if ((h = hier_set_find(hiers, line)) < 0)
+			return -ENOENT;
+		if (!(group = fold_lookup_group(tree, h, colon + 1)))
+			return -ENOENT;
+		tuple->coord[h] = group;
+		text += len + (nl ? 1 : 0);
+	}
+	return 0;
+}

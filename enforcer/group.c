@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* v1 groups: lookup, mkdir, rmdir, rename, attributes, and file dispatch. */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KERNFS_PAGE 4096
+
+int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	char path[PATH_MAX];
+	int r = tree_path(dir, false, path, sizeof(path));
+
+	if (r < 0)
+		return r;
+	return v2_open_dir(ctx->base_fd, path);
+}
+
+bool cgx_is_group(const struct v2_dir *dir, unsigned int hier)
+{
+	return dir->group[hier] != NULL;
+}
+
+const char *cgx_group_name(const struct v2_dir *dir)
+{
+	return dir->parent ? tree_unescape_name(dir->name) : NULL;
+}
+
+int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		     const char *name, struct v2_dir **child)
+{
+	char v2_name[512];
+	struct v2_dir *dir;
+
+	(void)ctx;
+	if (tree_escape_name(name, v2_name, sizeof(v2_name)) < 0)
+		return -ENOENT;
+	dir = tree_child(parent, v2_name);
+	if (!dir || !dir->group[hier])
+		return -ENOENT;
+	*child = dir;
+	return 0;
+}
+
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier,
+				    struct v2_dir *prev)
+{
+	struct v2_dir *dir = prev ? prev->next_sibling : parent->first_child;
+
+	while (dir && !dir->group[hier])
+		dir = dir->next_sibling;
+	return dir;
+}
+
+unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier)
+{
+	unsigned int n = 0;
+
+	v2_dir_for_each_child(child, dir)
+		n += child->group[hier] != NULL;
+	return n;
+}
+
+int cgx_file_lookup(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, const char *name)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+	int file = v1_file_find(h, name);
+
+	if (file < 0 || !v1_file_present(h->files[file], dir == ctx->tree.base))
+		return -ENOENT;
+	return file;
+}
+
+/* The kernel refuses '\n' in a group name: it would break /proc/PID/cgroup. */
+static int check_group_name(const char *name)
+{
+	if (strchr(name, '\n'))
+		return -EINVAL;
+	if (strlen(name) > 255)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static void inherit_values(struct cgx_ctx *ctx, struct v2_dir *parent, struct v2_dir *dir,
+			   unsigned int hier)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+
+	for (unsigned int file = 0; file < h->nr_files; file++) {
+		const char *value = parent->group[hier]->values[file];
+
+		if ((h->files[file]->flags & V1F_INHERIT) && value &&
+		    cgx_value_set(ctx, dir, hier, file, value) < 0)
+			cgx_log(CGX_LOG_WARNING, "%s of a new group not inherited",
+				h->files[file]->name);
+	}
+}
+
+int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		    const char *name, const struct cgx_caller *caller, mode_t mode,
+		    struct v2_dir **child)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+	struct v1_group *group = NULL;
+	_cleanup_close_ int fd = -1;
+	struct v2_dir *dir;
+	char v2_name[512];
+	bool made = false;
+	int r;
+
+	if ((r = check_group_name(name)) < 0)
+		return r;
+	if (cgx_file_lookup(ctx, parent, hier, name) >= 0 ||
+	    cgx_group_lookup(ctx, parent, hier, name, &dir) == 0)
+		return -EEXIST;
+	if ((r = tree_escape_name(name, v2_name, sizeof(v2_name))) < 0)
+		return r;
+
+	/* The v2 directory may already serve the same path in another hierarchy. */
+	if (!(dir = tree_child(parent, v2_name))) {
+		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+
+		if (parent_fd < 0)
+			return parent_fd;
+		if (mkdirat(parent_fd, v2_name, 0755) < 0)
+			return cgx_log_errno(-errno, "cannot create v2 directory for %s", name);
+		if ((r = tree_add_dir(&ctx->tree, parent, v2_name, &dir)) < 0) {
+			unlinkat(parent_fd, v2_name, AT_REMOVEDIR);
+			return r;
+		}
+		made = true;
+	}
+	if (!(group = state_new_group(h, caller->uid, caller->gid, mode & 07777))) {
+		r = -ENOMEM;
+		goto undo;
+	}
+	if ((fd = cgx_dir_open(ctx, dir)) < 0 || (r = state_save_group(ctx, fd, hier, group)) < 0) {
+		r = fd < 0 ? fd : r;
+		cgx_log_errno(r, "cannot record group %s of %s", name, h->dir_name);
+		goto undo;
+	}
+	dir->group[hier] = group;
+	/* The group exists from here on; what follows only moves leaves to their new places. */
+	inherit_values(ctx, parent, dir, hier);
+	if ((r = relocate_leaves(ctx)) < 0)
+		cgx_log_errno(r, "leaves not yet in place after mkdir %s", name);
+	dir_sync_controllers(ctx, parent);
+	*child = dir;
+	return 0;
+undo:
+	v1_group_free(group);
+	if (made) {
+		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+
+		if (parent_fd >= 0)
+			unlinkat(parent_fd, v2_name, AT_REMOVEDIR);
+		tree_remove_dir(&ctx->tree, dir);
+	}
+	return r;
+}
+
+static bool dir_is_any_group(const struct v2_dir *dir)
+{
+	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
+		if (dir->group[h])
+			return true;
+	return false;
+}
+
+/* Removes @dir from v2 when nothing needs it any more: no group, no leaf, no child. */
+static int dir_collect(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	struct v2_dir *parent = dir->parent;
+
+	if (!parent || dir_is_any_group(dir) || dir->leaf_tuple || dir->first_child)
+		return 0;
+
+	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+	if (parent_fd < 0)
+		return parent_fd;
+	if (unlinkat(parent_fd, dir->name, AT_REMOVEDIR) < 0)
+		return cgx_log_errno(-errno, "cannot remove v2 directory %s", dir->name);
+	tree_remove_dir(&ctx->tree, dir);
+	return dir_sync_controllers(ctx, parent);
+}
+
+/* Every leaf whose tuple names @group in @hier must be empty; empty ones are pruned. */
+static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
+{
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+			int r;
+
+			if (leaf->leaf_tuple->coord[hier] != group)
+				continue;
+			if ((r = leaf_prune(ctx, leaf)) < 0)
+				return r;
+			if (r == 0)
+				return -EBUSY; /* it has tasks, as v1 says */
+			again = true;
+			break;
+		}
+	}
+	return 0;
+}
+
+int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		    const char *name)
+{
+	_cleanup_close_ int fd = -1;
+	struct v2_dir *dir;
+	int r;
+
+	if ((r = cgx_group_lookup(ctx, parent, hier, name, &dir)) < 0)
+		return cgx_file_lookup(ctx, parent, hier, name) >= 0 ? -ENOTDIR : r;
+	if (cgx_group_nr_children(dir, hier))
+		return -EBUSY;
+	if ((r = prune_members(ctx, dir, hier)) < 0)
+		return r;
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	if ((r = state_drop_group(ctx, fd, hier)) < 0)
+		return cgx_log_errno(r, "cannot forget group %s", name);
+	v1_group_free(dir->group[hier]);
+	dir->group[hier] = NULL;
+	if ((r = relocate_leaves(ctx)) < 0)
+		cgx_log_errno(r, "leaves not yet in place after rmdir %s", name);
+	return dir_collect(ctx, dir);
+}
+
+static struct v1_file_attr *find_file_attr(const struct v1_group *group, unsigned int file)
+{
+	for (unsigned int i = 0; i < group->nr_file_attrs; i++)
+		if (group->file_attrs[i].file == file)
+			return &group->file_attrs[i];
+	return NULL;
+}
+
+int cgx_group_getattr(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		      struct cgx_attr *attr)
+{
+	const struct v1_group *group = dir->group[hier];
+	const struct v1_file_attr *file_attr;
+
+	if (!group)
+		return -ENOENT;
+	if (file < 0) {
+		*attr = (struct cgx_attr){group->uid, group->gid, group->mode};
+		return 0;
+	}
+	if ((file_attr = find_file_attr(group, file))) {
+		*attr = (struct cgx_attr){file_attr->uid, file_attr->gid, file_attr->mode};
+		return 0;
+	}
+	*attr = (struct cgx_attr){group->creator_uid, group->creator_gid,
+				  ctx->hiers.hier[hier].files[file]->mode};
+	return 0;
+}
+
+int cgx_group_setattr(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		      const struct cgx_attr *attr, unsigned int which)
+{
+	struct v1_group *group = dir->group[hier];
+	struct cgx_attr now;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if ((r = cgx_group_getattr(ctx, dir, hier, file, &now)) < 0)
+		return r;
+	if (which & CGX_SET_UID)
+		now.uid = attr->uid;
+	if (which & CGX_SET_GID)
+		now.gid = attr->gid;
+	if (which & CGX_SET_MODE)
+		now.mode = attr->mode & 07777;
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	if (file < 0) {
+		struct v1_group updated = *group;
+
+		updated.uid = now.uid;
+		updated.gid = now.gid;
+		updated.mode = now.mode;
+		if ((r = state_save_group(ctx, fd, hier, &updated)) < 0)
+			return r;
+		group->uid = now.uid;
+		group->gid = now.gid;
+		group->mode = now.mode;
+		return 0;
+	}
+
+	struct v1_file_attr record = {file, now.uid, now.gid, now.mode}, *slot;
+	if ((r = state_save_file_attr(ctx, fd, hier, &record)) < 0)
+		return r;
+	if (!(slot = find_file_attr(group, file))) {
+		slot = realloc(group->file_attrs, (group->nr_file_attrs + 1) * sizeof(*slot));
+		if (!slot)
+			return -ENOMEM;
+		group->file_attrs = slot;
+		slot = &group->file_attrs[group->nr_file_attrs++];
+	}
+	*slot = record;
+	return 0;
+}
+
+int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
+		  const struct cgx_caller *caller, struct strbuf *out)
+{
+	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
+	struct v1_file_ctx fc = {ctx, dir, hier, file, caller};
+	const char *value;
+
+	if (row->read)
+		return row->read(&fc, out);
+	if (!(value = cgx_value_get(ctx, dir, hier, file)))
+		return -EINVAL; /* a write-only file, as kernfs answers */
+	return strbuf_add(out, value, strlen(value));
+}
+
+ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+		       unsigned int file, const struct cgx_caller *caller, const char *buf,
+		       size_t len)
+{
+	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
+	struct v1_file_ctx fc = {ctx, dir, hier, file, caller};
+	char page[KERNFS_PAGE + 1];
+	int r;
+
+	if (!row->write)
+		return -EINVAL;
+	/* kernfs hands a write handler at most a page, NUL-terminated; the rest is a short write. */
+	if (len > KERNFS_PAGE)
+		len = KERNFS_PAGE;
+	memcpy(page, buf, len);
+	page[len] = '\0';
+	if ((r = row->write(&fc, page, len)) < 0)
+		return r;
+	return (ssize_t)len;
+}

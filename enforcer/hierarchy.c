@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "hierarchy.h"
+
+#include "util.h"
+#include "v1_files.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The v1 controllers of Linux, in the kernel's subsystem order. */
+static const char *const known_controllers[] = {
+	"cpuset",  "cpu",        "cpuacct",  "blkio",   "memory", "devices", "freezer",
+	"net_cls", "perf_event", "net_prio", "hugetlb", "pids",   "rdma",    "misc",
+};
+
+/*
+ * Hierarchies whose groups carry aggregate limits go outermost in the v2
+ * tree, because a limit set on a v2 directory covers exactly its subtree.
+ */
+static const char *const primary_rank[] = {
+	"memory", "pids", "cpu", "blkio", "hugetlb", "rdma", "misc", "cpuset",
+};
+
+static const char *known_controller(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known_controllers); i++)
+		if (strlen(known_controllers[i]) == len && !strncmp(known_controllers[i], name, len))
+			return known_controllers[i];
+	return NULL;
+}
+
+/* The kernel allows [A-Za-z0-9_.-] in a hierarchy name (cgroup1_parse_param). */
+static bool valid_hier_name(const char *name, size_t len)
+{
+	if (len == 0 || len >= 64)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && !strchr("_.-", name[i]))
+			return false;
+	return true;
+}
+
+bool hier_has_controller(const struct cgx_hier *hier, const char *controller)
+{
+	for (unsigned int i = 0; i < hier->nr_controllers; i++)
+		if (!strcmp(hier->controllers[i], controller))
+			return true;
+	return false;
+}
+
+static int hier_parse_one(struct cgx_hier *hier, const char *entry, size_t len)
+{
+	const char *end = entry + len;
+
+	memset(hier, 0, sizeof(*hier));
+	while (entry < end) {
+		const char *comma = memchr(entry, ',', end - entry);
+		size_t word_len = (comma ? comma : end) - entry;
+		const char *controller;
+
+		if (word_len > 5 && !strncmp(entry, "name=", 5)) {
+			if (hier->named[0] || !valid_hier_name(entry + 5, word_len - 5))
+				return -EINVAL;
+			memcpy(hier->named, entry + 5, word_len - 5);
+		} else if ((controller = known_controller(entry, word_len))) {
+			if (hier_has_controller(hier, controller))
+				return -EINVAL;
+			if (hier->nr_controllers == CGX_MAX_CONTROLLER)
+				return -EINVAL;
+			hier->controllers[hier->nr_controllers++] = controller;
+		} else {
+			return -EINVAL;
+		}
+		entry += word_len + (comma ? 1 : 0);
+		if (comma && entry == end)
+			return -EINVAL;
+	}
+	if (!hier->nr_controllers && !hier->named[0])
+		return -EINVAL;
+
+	for (unsigned int i = 0; i < hier->nr_controllers; i++) {
+		size_t used = strlen(hier->proc_name);
+
+		snprintf(hier->proc_name + used, sizeof(hier->proc_name) - used, "%s%s",
+			 i ? "," : "", hier->controllers[i]);
+	}
+	if (hier->nr_controllers) {
+		snprintf(hier->dir_name, sizeof(hier->dir_name), "%s", hier->proc_name);
+		snprintf(hier->short_name, sizeof(hier->short_name), "%s", hier->controllers[0]);
+	} else {
+		snprintf(hier->dir_name, sizeof(hier->dir_name), "%s", hier->named);
+		snprintf(hier->short_name, sizeof(hier->short_name), "%s", hier->named);
+	}
+	if (hier->named[0]) {
+		size_t used = strlen(hier->proc_name);
+
+		snprintf(hier->proc_name + used, sizeof(hier->proc_name) - used, "%sname=%s",
+			 used ? "," : "", hier->named);
+	}
+	return 0;
+}
+
+static int hier_set_check_unique(const struct cgx_hier_set *set)
+{
+	for (unsigned int i = 0; i < set->nr; i++) {
+		for (unsigned int j = 0; j < i; j++) {
+			const struct cgx_hier *a = &set->hier[i], *b = &set->hier[j];
+
+			if (!strcmp(a->dir_name, b->dir_name))
+				return -EBUSY;
+			if (a->named[0] && !strcmp(a->named, b->named))
+				return -EBUSY;
+			for (unsigned int c = 0; c < a->nr_controllers; c++)
+				if (hier_has_controller(b, a->controllers[c]))
+					return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+static unsigned int hier_rank(const struct cgx_hier *hier)
+{
+	for (unsigned int r = 0; r < ARRAY_SIZE(primary_rank); r++)
+		if (hier_has_controller(hier, primary_rank[r]))
+			return r;
+	return ARRAY_SIZE(primary_rank);
+}
+
+static void hier_set_order(struct cgx_hier_set *set)
+{
+	unsigned int n = 0;
+
+	for (unsigned int rank = 0; rank <= ARRAY_SIZE(primary_rank); rank++)
+		for (unsigned int i = 0; i < set->nr; i++)
+			if (hier_rank(&set->hier[i]) == rank)
+				set->primary_order[n++] = i;
+}
+
+int hier_set_parse(struct cgx_hier_set *set, const char *spec)
+{
+	const char *entry = spec;
+	int r;
+
+	memset(set, 0, sizeof(*set));
+	for (;;) {
+		const char *semi = strchr(entry, ';');
+		size_t len = semi ? (size_t)(semi - entry) : strlen(entry);
+
+		if (set->nr == CGX_MAX_HIER)
+			return -EINVAL;
+		if ((r = hier_parse_one(&set->hier[set->nr], entry, len)) < 0)
+			return r;
+		set->nr++;
+		if (!semi)
+			break;
+		entry = semi + 1;
+	}
+	if ((r = hier_set_check_unique(set)) < 0)
+		return r;
+	for (unsigned int i = 0; i < set->nr; i++)
+		if ((r = v1_files_build(&set->hier[i])) < 0) {
+			hier_set_release(set);
+			return r;
+		}
+	hier_set_order(set);
+	return 0;
+}
+
+void hier_set_release(struct cgx_hier_set *set)
+{
+	for (unsigned int i = 0; i < set->nr; i++) {
+		free(set->hier[i].files);
+		set->hier[i].files = NULL;
+	}
+}
+
+int hier_set_find(const struct cgx_hier_set *set, const char *name)
+{
+	for (unsigned int i = 0; i < set->nr; i++)
+		if (!strcmp(set->hier[i].dir_name, name) || !strcmp(set->hier[i].proc_name, name))
+			return (int)i;
+	return -ENOENT;
+}
+
+unsigned int hier_set_aliases(const struct cgx_hier_set *set, struct hier_alias *aliases)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < set->nr; i++) {
+		const struct cgx_hier *hier = &set->hier[i];
+
+		if (hier->nr_controllers < 2)
+			continue;
+		for (unsigned int c = 0; c < hier->nr_controllers; c++)
+			aliases[n++] = (struct hier_alias){hier->controllers[c], i};
+	}
+	return n;
+}

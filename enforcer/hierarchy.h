@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The set of v1 hierarchies a view shows: which controllers are co-mounted,
+ * which hierarchies are named, and the directory each one appears as.
+ */
+#ifndef CGX_HIERARCHY_H
+#define CGX_HIERARCHY_H
+
+#include <stdbool.h>
+
+#define CGX_MAX_HIER	   32
+#define CGX_MAX_CONTROLLER 16
+
+/* The classic layout of a v1 distribution (reference/kernel-6.1-v1-classic-layout.txt). */
+#define CGX_DEFAULT_HIERARCHIES                                                                    \
+	"cpuset;cpu,cpuacct;blkio;memory;devices;freezer;net_cls,net_prio;perf_event;hugetlb;"     \
+	"pids;rdma;misc;name=systemd"
+
+struct v1_file;
+
+struct cgx_hier {
+	/* Directory name in the view: "cpu,cpuacct", or "systemd" for name=systemd. */
+	char dir_name[128];
+	/* As /proc/PID/cgroup prints it: "cpu,cpuacct", "name=systemd". */
+	char proc_name[128];
+	/* One word for legible leaf names: "cpu", "systemd". */
+	char short_name[64];
+	/* name=X of a named hierarchy, "" otherwise. */
+	char named[64];
+	const char *controllers[CGX_MAX_CONTROLLER];
+	unsigned int nr_controllers;
+	/* Every file of a group of this hierarchy, sorted by name. */
+	const struct v1_file **files;
+	unsigned int nr_files;
+};
+
+struct cgx_hier_set {
+	struct cgx_hier hier[CGX_MAX_HIER];
+	unsigned int nr;
+	/* Hierarchy indexes, aggregate-limit hierarchies first (DESIGN 3, rule 3). */
+	unsigned int primary_order[CGX_MAX_HIER];
+};
+
+/*
+ * Parse "cpu,cpuacct;memory;name=systemd". -EINVAL for an unknown controller,
+ * an empty or malformed entry or a bad name; -EBUSY for a controller or name
+ * given twice (the kernel refuses to bind a controller to two hierarchies).
+ */
+int hier_set_parse(struct cgx_hier_set *set, const char *spec);
+void hier_set_release(struct cgx_hier_set *set);
+
+/* Index of the hierarchy whose directory or /proc name is @name, or -ENOENT. */
+int hier_set_find(const struct cgx_hier_set *set, const char *name);
+
+bool hier_has_controller(const struct cgx_hier *hier, const char *controller);
+
+/* The controller aliases shown as symlinks: "cpu" -> "cpu,cpuacct". */
+struct hier_alias {
+	const char *name;
+	unsigned int hier;
+};
+/* Fills @aliases (room for CGX_MAX_HIER * CGX_MAX_CONTROLLER), returns the count. */
+unsigned int hier_set_aliases(const struct cgx_hier_set *set, struct hier_alias *aliases);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Functions shared between libcgx's own files; not for the front ends. */
+#ifndef CGX_INTERNAL_H
+#define CGX_INTERNAL_H
+
+#include "cgx.h"
+#include "fold.h"
+#include "parse.h"
+#include "proc.h"
+#include "v2io.h"
+
+/* Opens the real v2 directory of @dir. */
+int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
+
+/* state.c: the trusted.cgx.* xattrs that make the v2 tree the only state. */
+int state_load(struct cgx_ctx *ctx);
+struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t gid, mode_t mode);
+int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struct v1_group *group);
+int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier);
+int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
+			 const struct v1_file_attr *attr);
+int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple);
+int state_drop_tuple(int fd);
+/* Where a process was before cgxfs first moved it (DESIGN 3, rule 6). */
+int state_origin_save(struct cgx_ctx *ctx, pid_t pid, const char *cgroup2_path);
+void state_origin_forget(struct cgx_ctx *ctx, pid_t pid);
+/* Takes (reads and forgets) the origin of @pid: -ENODATA when none is kept. */
+int state_origin_take(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size);
+
+/* relocate.c: leaves and the processes in them. */
+/* The leaf of @tuple as the fold places it now, made when missing. */
+int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **leaf);
+/*
+ * Retires @leaf when it holds no process (and removes it unless it is also a
+ * group directory): 1 when retired, 0 when it still holds processes.
+ */
+int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf);
+/* Moves every leaf whose place the fold now puts elsewhere (after mkdir, rmdir, rename). */
+int relocate_leaves(struct cgx_ctx *ctx);
+/* Enables the base's controllers in @dir when it is inner, disables them when not. */
+int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
+
+/* tasks.c */
+/* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */
+int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path,
+		   size_t size);
+
+#endif

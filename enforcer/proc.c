@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "proc.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+static int proc_read(pid_t pid, const char *file, struct strbuf *text)
+{
+	char path[64];
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	r = read_file_at(fd, file, text);
+	return r == -ENOENT ? -ESRCH : r;
+}
+
+static const char *status_field(const char *status, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *line = status; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, key, len))
+			return line + len;
+	}
+	return NULL;
+}
+
+int proc_tgid(pid_t tid, pid_t *tgid)
+{
+	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
+	const char *field;
+	int r = proc_read(tid, "status", &status);
+
+	if (r < 0)
+		return r;
+	if (!(field = status_field(status.buf, "Tgid:")))
+		return -EIO;
+	*tgid = (pid_t)strtol(field, NULL, 10);
+	return 0;
+}
+
+int proc_creds(pid_t pid, struct proc_creds *creds)
+{
+	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
+	const char *field;
+	unsigned int ids[4];
+	int r = proc_read(pid, "status", &status);
+
+	if (r < 0)
+		return r;
+	if (!(field = status_field(status.buf, "Uid:")) ||
+	    sscanf(field, "%u %u %u %u", &ids[0], &ids[1], &ids[2], &ids[3]) != 4)
+		return -EIO;
+	*creds = (struct proc_creds){ids[0], ids[1], ids[2], ids[3]};
+	return 0;
+}
+
+int proc_cgroup2_path(pid_t pid, char *buf, size_t size)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	const char *path;
+	size_t len;
+	int r = proc_read(pid, "cgroup", &text);
+
+	if (r < 0)
+		return r;
+	if (!strncmp(text.buf, "0::", 3))
+		path = text.buf + 3;
+	else if ((path = strstr(text.buf, "\n0::")))
+		path += 4;
+	else
+		return -ENOENT;
+	len = strcspn(path, "\n");
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, path, len);
+	buf[len] = '\0';
+	return 0;
+}
+
+int proc_start_time(pid_t pid, unsigned long long *start)
+{
+	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT;
+	const char *after_comm;
+	int r = proc_read(pid, "stat", &stat);
+
+	if (r < 0)
+		return r;
+	/* comm may hold spaces and parentheses: fields start after the last ')'. */
+	if (!(after_comm = strrchr(stat.buf, ')')))
+		return -EIO;
+	/* Field 22 is the 20th after comm. */
+	if (sscanf(after_comm + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+				   "%*d %*d %*d %*d %llu",
+		   start) != 1)
+		return -EIO;
+	return 0;
+}
+
+int proc_pidfd(pid_t pid)
+{
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int proc_pidfd_alive(int pidfd)
+{
+	return syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0 ? -errno : 0;
+}
+
+static int list_numeric(const char *path, struct pid_list *pids)
+{
+	DIR *dir = opendir(path);
+	struct dirent *entry;
+	int r = 0;
+
+	if (!dir)
+		return -errno;
+	while ((entry = readdir(dir)) && r == 0) {
+		char *end;
+		long pid = strtol(entry->d_name, &end, 10);
+
+		if (*end || end == entry->d_name || pid <= 0)
+			continue;
+		r = pid_list_add(pids, (pid_t)pid);
+	}
+	closedir(dir);
+	return r;
+}
+
+int proc_list_all(bool threads, struct pid_list *pids)
+{
+	_cleanup_(pid_list_release) struct pid_list procs = {0};
+	int r = list_numeric("/proc", &procs);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < procs.nr; i++) {
+		char path[64];
+
+		if (!threads) {
+			if ((r = pid_list_add(pids, procs.pids[i])) < 0)
+				return r;
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)procs.pids[i]);
+		r = list_numeric(path, pids);
+		if (r < 0 && r != -ENOENT)
+			return r;
+	}
+	pid_list_sort_unique(pids);
+	return 0;
+}

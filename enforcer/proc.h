@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What /proc says about a task: its process, credentials and cgroup2 path. */
+#ifndef CGX_PROC_H
+#define CGX_PROC_H
+
+#include "v2io.h"
+
+#include <sys/types.h>
+
+struct proc_creds {
+	uid_t uid, euid, suid, fsuid;
+};
+
+/* The thread group of thread @tid; -ESRCH when there is no such task. */
+int proc_tgid(pid_t tid, pid_t *tgid);
+int proc_creds(pid_t pid, struct proc_creds *creds);
+/* The path after "0::" in /proc/PID/cgroup, e.g. "/cgx/a". */
+int proc_cgroup2_path(pid_t pid, char *buf, size_t size);
+/* Start time in clock ticks since boot (field 22 of /proc/PID/stat): a pid's identity over reuse. */
+int proc_start_time(pid_t pid, unsigned long long *start);
+
+/* A pidfd that pins @pid (a thread group leader) against reuse while a move runs. */
+int proc_pidfd(pid_t pid);
+/* 0 while the process behind @pidfd lives, -ESRCH once it has exited. */
+int proc_pidfd_alive(int pidfd);
+
+/* Every process (or, with @threads, every thread) of the system, sorted. */
+int proc_list_all(bool threads, struct pid_list *pids);
+
+#endif

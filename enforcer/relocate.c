@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Leaves: the v2 directories processes live in. The fold says where the
+ * leaf of a tuple belongs; when the shape of a hierarchy changes (mkdir,
+ * rmdir, rename), some leaves belong elsewhere and their processes follow.
+ */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	_cleanup_close_ int fd = -1;
+	bool inner = !dir->parent || fold_dir_is_inner(dir);
+	int r;
+
+	if (!ctx->controllers[0])
+		return 0;
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	r = v2_subtree_control(fd, ctx->controllers, inner);
+	/*
+	 * EBUSY: the directory still holds processes (no internal processes
+	 * with controllers on). Whoever drains it syncs it again afterwards.
+	 */
+	if (r < 0 && r != -EBUSY && inner)
+		return cgx_log_errno(r, "cannot enable controllers in %s", dir->name);
+	return 0;
+}
+
+static bool leaf_in_place(const struct v2_dir *leaf, const struct fold_target *target)
+{
+	if (!target->leaf_name[0])
+		return leaf == target->dir;
+	if (leaf->parent != target->dir)
+		return false;
+	if (target->exact)
+		return !strcmp(leaf->name, CGX_TASKS_LEAF);
+	/* Any divergent leaf under the right parent: its name may carry a hash suffix. */
+	return tree_is_cgx_leaf_name(leaf->name) && strcmp(leaf->name, CGX_TASKS_LEAF);
+}
+
+/* A new child under @parent: a parent that held processes itself must hand them down first. */
+static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
+			  struct v2_dir **child)
+{
+	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+	int r;
+
+	if (parent_fd < 0)
+		return parent_fd;
+	if (mkdirat(parent_fd, name, 0755) < 0 && errno != EEXIST)
+		return cgx_log_errno(-errno, "cannot create v2 directory %s under %s", name,
+				     parent->name);
+	if ((r = tree_add_dir(&ctx->tree, parent, name, child)) < 0) {
+		unlinkat(parent_fd, name, AT_REMOVEDIR);
+		return r;
+	}
+	return 0;
+}
+
+static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
+		     const struct tuple *tuple, struct v2_dir **leaf)
+{
+	struct v2_dir *dir = name[0] ? tree_child(parent, name) : parent;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (dir && dir->leaf_tuple) {
+		if (!tuple_equal(dir->leaf_tuple, tuple, ctx->tree.nr_hier))
+			return -EEXIST;
+		*leaf = dir;
+		return 0;
+	}
+	if (!dir && (r = make_child_dir(ctx, parent, name, &dir)) < 0)
+		return r;
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	if ((r = state_save_tuple(ctx, fd, tuple)) < 0 ||
+	    (r = tree_set_leaf(&ctx->tree, dir, tuple)) < 0) {
+		if (dir != parent && !dir->first_child && unlinkat(fd, ".", 0) == 0)
+			tree_remove_dir(&ctx->tree, dir);
+		return cgx_log_errno(r, "cannot record leaf %s", name);
+	}
+	*leaf = dir;
+	return 0;
+}
+
+static uint64_t tuple_hash(const struct cgx_ctx *ctx, const struct tuple *tuple)
+{
+	char text[8192];
+	uint64_t hash = 0xcbf29ce484222325ULL;
+
+	if (fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, sizeof(text)) < 0)
+		text[0] = '\0';
+	for (const char *c = text; *c; c++)
+		hash = (hash ^ (unsigned char)*c) * 0x100000001b3ULL;
+	return hash;
+}
+
+static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf);
+
+int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **leaf)
+{
+	struct fold_target target;
+	bool parent_was_leaf;
+	int r;
+
+	if ((r = fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target)) < 0)
+		return r;
+	parent_was_leaf = target.leaf_name[0] && target.dir->leaf_tuple &&
+			  !tree_child(target.dir, target.leaf_name);
+	r = leaf_make(ctx, target.dir, target.leaf_name, tuple, leaf);
+	if (r == -EEXIST && !target.exact) {
+		char hashed[64];
+
+		snprintf(hashed, sizeof(hashed), "@~%016" PRIx64, tuple_hash(ctx, tuple));
+		r = leaf_make(ctx, target.dir, hashed, tuple, leaf);
+	}
+	if (r < 0)
+		return r;
+	/* The directory just became inner: its own processes move down to its tasks leaf. */
+	if (parent_was_leaf && strcmp((*leaf)->name, CGX_TASKS_LEAF) &&
+	    (r = relocate_leaf(ctx, target.dir)) < 0)
+		return r;
+	return dir_sync_controllers(ctx, target.dir);
+}
+
+static int leaf_is_empty(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	_cleanup_(pid_list_release) struct pid_list pids = {0};
+	_cleanup_close_ int fd = cgx_dir_open(ctx, leaf);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if ((r = v2_read_pids(fd, "cgroup.procs", &pids)) < 0)
+		return r;
+	return pids.nr == 0;
+}
+
+/* Forgets that @leaf is a leaf, and removes it when it is the daemon's own directory. */
+static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	struct v2_dir *parent = leaf->parent;
+	_cleanup_close_ int fd = cgx_dir_open(ctx, leaf);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if ((r = state_drop_tuple(fd)) < 0)
+		return cgx_log_errno(r, "cannot retire leaf %s", leaf->name);
+	tree_clear_leaf(&ctx->tree, leaf);
+	if (!tree_is_cgx_leaf_name(leaf->name) || leaf->first_child || !parent)
+		return 0;
+
+	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+	if (parent_fd < 0)
+		return parent_fd;
+	if (unlinkat(parent_fd, leaf->name, AT_REMOVEDIR) < 0) {
+		/* A process raced in: keep it a leaf, its tuple still holds. */
+		return cgx_log_errno(-errno, "cannot remove leaf %s", leaf->name);
+	}
+	tree_remove_dir(&ctx->tree, leaf);
+	return dir_sync_controllers(ctx, parent);
+}
+
+int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	int r = leaf_is_empty(ctx, leaf);
+
+	if (r <= 0)
+		return r;
+	if ((r = leaf_retire(ctx, leaf)) < 0)
+		return r;
+	return 1;
+}
+
+static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	struct tuple tuple = *leaf->leaf_tuple;
+	_cleanup_close_ int from_fd = -1, to_fd = -1;
+	struct v2_dir *target;
+	int r;
+
+	if ((r = leaf_is_empty(ctx, leaf)) != 0)
+		return r < 0 ? r : leaf_retire(ctx, leaf);
+	/* Retire first, so the directory may serve as the new leaf (P -> P/@tasks and back). */
+	if ((from_fd = cgx_dir_open(ctx, leaf)) < 0)
+		return from_fd;
+	if ((r = state_drop_tuple(from_fd)) < 0)
+		return r;
+	tree_clear_leaf(&ctx->tree, leaf);
+	if ((r = leaf_get(ctx, &tuple, &target)) < 0)
+		return cgx_log_errno(r, "cannot place the processes of %s", leaf->name);
+	if ((to_fd = cgx_dir_open(ctx, target)) < 0)
+		return to_fd;
+	/* Controllers go off in a directory that stopped being inner before processes enter. */
+	if ((r = dir_sync_controllers(ctx, target)) < 0)
+		return r;
+	if ((r = v2_drain(from_fd, to_fd)) < 0)
+		return cgx_log_errno(r, "cannot move the processes of %s", leaf->name);
+	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child) {
+		struct v2_dir *parent = leaf->parent;
+		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+
+		if (parent_fd >= 0 && unlinkat(parent_fd, leaf->name, AT_REMOVEDIR) == 0) {
+			tree_remove_dir(&ctx->tree, leaf);
+			return dir_sync_controllers(ctx, parent);
+		}
+		return 0;
+	}
+	/* A group directory that handed its processes down can now pass controllers on. */
+	return dir_sync_controllers(ctx, leaf);
+}
+
+int relocate_leaves(struct cgx_ctx *ctx)
+{
+	/*
+	 * One misplaced leaf at a time: a move can make another leaf misplaced
+	 * (a parent turning inner). Each round settles one leaf for good.
+	 */
+	for (unsigned int round = 0; round < 2 * ctx->tree.nr_dirs + 8; round++) {
+		struct v2_dir *misplaced = NULL;
+		int r;
+
+		for (struct v2_dir *leaf = ctx->tree.leaves; leaf && !misplaced;
+		     leaf = leaf->leaf_next) {
+			struct fold_target target;
+
+			if ((r = fold_tuple(&ctx->tree, &ctx->hiers, leaf->leaf_tuple, &target)) < 0)
+				return r;
+			if (!leaf_in_place(leaf, &target))
+				misplaced = leaf;
+		}
+		if (!misplaced)
+			return 0;
+		if ((r = relocate_leaf(ctx, misplaced)) < 0)
+			return r;
+	}
+	return -ELOOP;
+}

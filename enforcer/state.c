@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The state of a view lives on the kernel's objects (DESIGN 3, rule 8):
+ *   trusted.cgx.group/H             "uid gid mode creator_uid creator_gid": v1 group of H here
+ *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
+ *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
+ *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
+ *   trusted.cgx.origin/PID.START    on the base: the cgroup2 path PID came from
+ * Every change is written here before it is answered, so a daemon killed at
+ * any point restarts into the same view.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define XATTR_GROUP  "trusted.cgx.group/"
+#define XATTR_VALUE  "trusted.cgx.val/"
+#define XATTR_ATTR   "trusted.cgx.attr/"
+#define XATTR_TUPLE  "trusted.cgx.tuple"
+#define XATTR_ORIGIN "trusted.cgx.origin/"
+
+struct pending_tuple {
+	struct v2_dir *dir;
+	char *text;
+	struct pending_tuple *next;
+};
+
+struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t gid, mode_t mode)
+{
+	struct v1_group *group = calloc(1, sizeof(*group));
+
+	if (!group)
+		return NULL;
+	group->values = calloc(hier->nr_files ? hier->nr_files : 1, sizeof(*group->values));
+	if (!group->values) {
+		free(group);
+		return NULL;
+	}
+	group->nr_values = hier->nr_files;
+	group->uid = group->creator_uid = uid;
+	group->gid = group->creator_gid = gid;
+	group->mode = mode & 07777;
+	return group;
+}
+
+int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struct v1_group *group)
+{
+	char name[256], value[128];
+	int len;
+
+	snprintf(name, sizeof(name), XATTR_GROUP "%s", ctx->hiers.hier[hier].proc_name);
+	len = snprintf(value, sizeof(value), "%u %u %o %u %u", group->uid, group->gid, group->mode,
+		       group->creator_uid, group->creator_gid);
+	return v2_xattr_set(fd, name, value, len);
+}
+
+int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
+{
+	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
+	const char *proc_name = ctx->hiers.hier[hier].proc_name;
+	char group_name[256];
+	int r;
+
+	/* The group marker goes first: without it, leftovers are ignored on load. */
+	snprintf(group_name, sizeof(group_name), XATTR_GROUP "%s", proc_name);
+	if ((r = v2_xattr_remove(fd, group_name)) < 0)
+		return r;
+	if ((r = v2_xattr_list(fd, &names)) < 0)
+		return r;
+	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1) {
+		const char *rest = NULL;
+
+		if (!strncmp(name, XATTR_VALUE, strlen(XATTR_VALUE)))
+			rest = name + strlen(XATTR_VALUE);
+		else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
+			rest = name + strlen(XATTR_ATTR);
+		if (rest && !strncmp(rest, proc_name, strlen(proc_name)) &&
+		    rest[strlen(proc_name)] == '/' && (r = v2_xattr_remove(fd, name)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
+			 const struct v1_file_attr *attr)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+	char name[512], value[64];
+	int len;
+
+	snprintf(name, sizeof(name), XATTR_ATTR "%s/%s", h->proc_name, h->files[attr->file]->name);
+	len = snprintf(value, sizeof(value), "%u %u %o", attr->uid, attr->gid, attr->mode);
+	return v2_xattr_set(fd, name, value, len);
+}
+
+int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple)
+{
+	char text[8192];
+	int r = fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, sizeof(text));
+
+	if (r < 0)
+		return r;
+	return v2_xattr_set(fd, XATTR_TUPLE, text, strlen(text));
+}
+
+int state_drop_tuple(int fd)
+{
+	return v2_xattr_remove(fd, XATTR_TUPLE);
+}
+
+const char *cgx_value_get(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			  unsigned int file)
+{
+	const struct v1_group *group = dir->group[hier];
+
+	if (group && file < group->nr_values && group->values[file])
+		return group->values[file];
+	return ctx->hiers.hier[hier].files[file]->default_value;
+}
+
+int cgx_value_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
+		  const char *text)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+	struct v1_group *group = dir->group[hier];
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *copy = NULL;
+	char name[512];
+	int r;
+
+	if (!group || file >= group->nr_values)
+		return -ENOENT;
+	if (!(copy = strdup(text)))
+		return -ENOMEM;
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	snprintf(name, sizeof(name), XATTR_VALUE "%s/%s", h->proc_name, h->files[file]->name);
+	if ((r = v2_xattr_set(fd, name, text, strlen(text))) < 0)
+		return cgx_log_errno(r, "cannot store %s of %s", h->files[file]->name, dir->name);
+	free(group->values[file]);
+	group->values[file] = steal_ptr(copy);
+	return 0;
+}
+
+static int origin_xattr_name(pid_t pid, char *name, size_t size)
+{
+	unsigned long long start;
+	int r = proc_start_time(pid, &start);
+
+	if (r < 0)
+		return r;
+	snprintf(name, size, XATTR_ORIGIN "%d.%llu", (int)pid, start);
+	return 0;
+}
+
+int state_origin_save(struct cgx_ctx *ctx, pid_t pid, const char *cgroup2_path)
+{
+	char name[128];
+	int r = origin_xattr_name(pid, name, sizeof(name));
+
+	if (r < 0)
+		return r;
+	return v2_xattr_set(ctx->base_fd, name, cgroup2_path, strlen(cgroup2_path));
+}
+
+void state_origin_forget(struct cgx_ctx *ctx, pid_t pid)
+{
+	char name[128];
+
+	if (origin_xattr_name(pid, name, sizeof(name)) == 0)
+		v2_xattr_remove(ctx->base_fd, name);
+}
+
+int state_origin_take(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size)
+{
+	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
+	char name[128];
+	int r = origin_xattr_name(pid, name, sizeof(name));
+
+	if (r < 0)
+		return r;
+	if ((r = v2_xattr_get(ctx->base_fd, name, &value)) < 0)
+		return r;
+	if (value.len >= size)
+		return -ENAMETOOLONG;
+	memcpy(cgroup2_path, value.buf, value.len + 1);
+	return v2_xattr_remove(ctx->base_fd, name);
+}
+
+/* "H/FILE" of a val/ or attr/ xattr: the hierarchy and file index, or -ENOENT. */
+static int split_hier_file(struct cgx_ctx *ctx, const char *rest, unsigned int *hier)
+{
+	const char *slash = strrchr(rest, '/');
+	char proc_name[256];
+	int h;
+
+	if (!slash || (size_t)(slash - rest) >= sizeof(proc_name))
+		return -ENOENT;
+	memcpy(proc_name, rest, slash - rest);
+	proc_name[slash - rest] = '\0';
+	if ((h = hier_set_find(&ctx->hiers, proc_name)) < 0)
+		return h;
+	*hier = h;
+	return v1_file_find(&ctx->hiers.hier[h], slash + 1);
+}
+
+static int load_group_marker(struct cgx_ctx *ctx, struct v2_dir *dir, const char *proc_name,
+			     const char *value)
+{
+	unsigned int uid, gid, mode, cuid, cgid;
+	struct v1_group *group;
+	int h = hier_set_find(&ctx->hiers, proc_name);
+
+	if (h < 0)
+		return 0; /* a hierarchy this view does not show: left as it is */
+	if (sscanf(value, "%u %u %o %u %u", &uid, &gid, &mode, &cuid, &cgid) != 5)
+		return cgx_log_errno(-EINVAL, "corrupt group record %s on %s", proc_name,
+				     dir->name);
+	if (!(group = state_new_group(&ctx->hiers.hier[h], uid, gid, mode)))
+		return -ENOMEM;
+	group->creator_uid = cuid;
+	group->creator_gid = cgid;
+	v1_group_free(dir->group[h]);
+	dir->group[h] = group;
+	return 0;
+}
+
+static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char *rest,
+			    const char *value, bool is_attr)
+{
+	unsigned int hier, uid, gid, mode;
+	struct v1_group *group;
+	struct v1_file_attr *grown;
+	int file = split_hier_file(ctx, rest, &hier);
+
+	if (file < 0 || !(group = dir->group[hier]))
+		return 0;
+	if (!is_attr) {
+		free(group->values[file]);
+		return (group->values[file] = strdup(value)) ? 0 : -ENOMEM;
+	}
+	if (sscanf(value, "%u %u %o", &uid, &gid, &mode) != 3)
+		return 0;
+	grown = realloc(group->file_attrs, (group->nr_file_attrs + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	group->file_attrs = grown;
+	grown[group->nr_file_attrs++] = (struct v1_file_attr){file, uid, gid, mode};
+	return 0;
+}
+
+static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
+		       struct pending_tuple **pending)
+{
+	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
+	int r;
+
+	if ((r = v2_xattr_list(fd, &names)) < 0)
+		return r;
+	/* Group markers first: values and attributes belong to a group. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (const char *name = names.buf; name < names.buf + names.len;
+		     name += strlen(name) + 1) {
+			bool marker = !strncmp(name, XATTR_GROUP, strlen(XATTR_GROUP));
+
+			if (marker != (pass == 0))
+				continue;
+			if ((r = v2_xattr_get(fd, name, &value)) < 0)
+				return r;
+			if (marker)
+				r = load_group_marker(ctx, dir, name + strlen(XATTR_GROUP),
+						      value.buf);
+			else if (!strncmp(name, XATTR_VALUE, strlen(XATTR_VALUE)))
+				r = load_file_record(ctx, dir, name + strlen(XATTR_VALUE),
+						     value.buf, false);
+			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
+				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
+						     true);
+			else if (!strcmp(name, XATTR_TUPLE)) {
+				struct pending_tuple *p = calloc(1, sizeof(*p));
+
+				if (!p || !(p->text = strdup(value.buf))) {
+					free(p);
+					return -ENOMEM;
+				}
+				p->dir = dir;
+				p->next = *pending;
+				*pending = p;
+			}
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
+			struct pending_tuple **pending)
+{
+	DIR *listing;
+	struct dirent *entry;
+	int r, dup_fd;
+
+	if ((r = load_xattrs(ctx, dir, fd, pending)) < 0)
+		return r;
+	if ((dup_fd = dup(fd)) < 0)
+		return -errno;
+	if (!(listing = fdopendir(dup_fd))) {
+		close(dup_fd);
+		return -errno;
+	}
+	r = 0;
+	while (r == 0 && (entry = readdir(listing))) {
+		_cleanup_close_ int child_fd = -1;
+		struct v2_dir *child;
+
+		if (entry->d_type != DT_DIR || !strcmp(entry->d_name, ".") ||
+		    !strcmp(entry->d_name, ".."))
+			continue;
+		if ((child_fd = v2_open_dir(fd, entry->d_name)) < 0) {
+			r = child_fd == -ENOENT ? 0 : child_fd;
+			continue;
+		}
+		if ((r = tree_add_dir(&ctx->tree, dir, entry->d_name, &child)) < 0)
+			break;
+		struct stat st;
+		if (fstat(child_fd, &st) == 0)
+			child->created = st.st_ctime;
+		r = load_subtree(ctx, child, child_fd, pending);
+	}
+	closedir(listing);
+	return r;
+}
+
+static bool dir_is_group(const struct v2_dir *dir)
+{
+	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
+		if (dir->group[h])
+			return true;
+	return false;
+}
+
+/*
+ * Directories that are neither a group, a leaf nor above one are what a
+ * daemon killed between mkdir and its xattr left behind: remove the empty ones.
+ */
+static void prune_strays(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	for (struct v2_dir *child = dir->first_child, *next; child; child = next) {
+		next = child->next_sibling;
+		prune_strays(ctx, child);
+	}
+	if (dir == ctx->tree.base || dir->first_child || dir->leaf_tuple || dir_is_group(dir))
+		return;
+
+	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, dir->parent);
+	if (parent_fd >= 0 && unlinkat(parent_fd, dir->name, AT_REMOVEDIR) == 0) {
+		cgx_log(CGX_LOG_INFO, "removed stray v2 directory %s", dir->name);
+		tree_remove_dir(&ctx->tree, dir);
+	}
+}
+
+int state_load(struct cgx_ctx *ctx)
+{
+	struct pending_tuple *pending = NULL;
+	int r;
+
+	r = load_subtree(ctx, ctx->tree.base, ctx->base_fd, &pending);
+	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
+		if (ctx->tree.base->group[h])
+			continue;
+		ctx->tree.base->group[h] = state_new_group(&ctx->hiers.hier[h], 0, 0, 0755);
+		if (!ctx->tree.base->group[h])
+			r = -ENOMEM;
+	}
+	while (pending) {
+		struct pending_tuple *p = pending;
+		struct tuple tuple;
+
+		pending = p->next;
+		if (r == 0) {
+			int pr = fold_tuple_parse(&ctx->tree, &ctx->hiers, p->text, &tuple);
+
+			if (pr < 0) {
+				/* Its groups are gone: its processes fall back to the root. */
+				cgx_log_errno(pr, "leaf %s has an unreadable tuple", p->dir->name);
+				fold_tuple_parse(&ctx->tree, &ctx->hiers, "", &tuple);
+			}
+			r = tree_set_leaf(&ctx->tree, p->dir, &tuple);
+		}
+		free(p->text);
+		free(p);
+	}
+	if (r == 0)
+		prune_strays(ctx, ctx->tree.base);
+	return r;
+}

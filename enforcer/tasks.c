@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tasks and cgroup.procs: membership lives in the kernel. A process's tuple
+ * is the tuple of the leaf it sits in, so children forked after a move are
+ * members without the daemon seeing the fork (DESIGN 3, rule 1).
+ */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+static void tuple_root(struct cgx_ctx *ctx, struct tuple *tuple)
+{
+	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
+		tuple->coord[h] = ctx->tree.base;
+}
+
+/* The mirror's directory at @v2_path (relative to the cgroup2 mount), or NULL. */
+static struct v2_dir *dir_at_cgroup2_path(struct cgx_ctx *ctx, const char *v2_path)
+{
+	size_t base_len = strlen(ctx->base_relpath);
+	struct v2_dir *dir = ctx->tree.base;
+
+	while (*v2_path == '/')
+		v2_path++;
+	if (strncmp(v2_path, ctx->base_relpath, base_len) ||
+	    (v2_path[base_len] && v2_path[base_len] != '/'))
+		return NULL;
+	v2_path += base_len;
+	while (dir && *v2_path) {
+		char name[256];
+		size_t len;
+
+		while (*v2_path == '/')
+			v2_path++;
+		len = strcspn(v2_path, "/");
+		if (!len)
+			break;
+		if (len >= sizeof(name))
+			return NULL;
+		memcpy(name, v2_path, len);
+		name[len] = '\0';
+		dir = tree_child(dir, name);
+		v2_path += len;
+	}
+	return dir;
+}
+
+int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path,
+		   size_t size)
+{
+	struct v2_dir *dir;
+	int r = proc_cgroup2_path(pid, v2_path, size);
+
+	if (r < 0)
+		return r;
+	dir = dir_at_cgroup2_path(ctx, v2_path);
+	if (dir && dir->leaf_tuple) {
+		*tuple = *dir->leaf_tuple;
+		return 1;
+	}
+	/* Outside the base, or put inside by another tool: root in every hierarchy. */
+	tuple_root(ctx, tuple);
+	return 0;
+}
+
+int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,
+		   struct strbuf *out)
+{
+	_cleanup_(pid_list_release) struct pid_list members = {0};
+	_cleanup_(pid_list_release) struct pid_list elsewhere = {0};
+	const char *file = threads ? "cgroup.threads" : "cgroup.procs";
+	bool is_root = dir == ctx->tree.base;
+	int r;
+
+	/* The v1 root holds everything not in one of its groups, whatever cgxfs never moved. */
+	if (is_root && (r = proc_list_all(threads, &members)) < 0)
+		return r;
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		_cleanup_close_ int fd = -1;
+		struct v2_dir *coord = leaf->leaf_tuple->coord[hier];
+
+		if (is_root ? coord == ctx->tree.base : coord != dir)
+			continue;
+		if ((fd = cgx_dir_open(ctx, leaf)) < 0)
+			return fd;
+		r = v2_read_pids(fd, file, is_root ? &elsewhere : &members);
+		if (r < 0 && r != -ENOENT)
+			return r;
+	}
+	pid_list_sort_unique(&members);
+	pid_list_sort_unique(&elsewhere);
+	for (size_t i = 0; i < members.nr; i++) {
+		if (is_root && pid_list_contains(&elsewhere, members.pids[i]))
+			continue;
+		if ((r = strbuf_addf(out, "%d\n", (int)members.pids[i])) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* cgroup1_procs_write_permission(): root, or the target's real or saved uid is the writer's. */
+static int check_move_permission(const struct cgx_caller *caller, pid_t target)
+{
+	struct proc_creds creds;
+	int r;
+
+	if (caller->uid == 0)
+		return 0;
+	if ((r = proc_creds(target, &creds)) < 0)
+		return r;
+	if (caller->uid != creds.uid && caller->uid != creds.suid)
+		return -EACCES;
+	return 0;
+}
+
+/* A process going back to the root in every hierarchy returns where it came from. */
+static int attach_to_origin(struct cgx_ctx *ctx, pid_t tgid)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV,
+	};
+	_cleanup_close_ int fd = -1;
+	char origin[PATH_MAX];
+	const char *rel = origin;
+	int r = state_origin_take(ctx, tgid, origin, sizeof(origin));
+
+	if (r < 0)
+		return r;
+	while (*rel == '/')
+		rel++;
+	fd = syscall(SYS_openat2, ctx->cgroup2_fd, *rel ? rel : ".", &how, sizeof(how));
+	if (fd < 0)
+		return -errno;
+	return v2_attach(fd, tgid);
+}
+
+static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t tgid)
+{
+	_cleanup_close_ int fd = -1;
+	struct v2_dir *leaf;
+	int r;
+
+	if ((r = leaf_get(ctx, tuple, &leaf)) < 0)
+		return r;
+	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
+		return fd;
+	if ((r = v2_attach(fd, tgid)) < 0) {
+		/* Nothing half-done: a leaf made for this move goes again. */
+		leaf_prune(ctx, leaf);
+		return r;
+	}
+	return 0;
+}
+
+int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threadgroup,
+		     const struct cgx_caller *caller, char *buf)
+{
+	struct tuple current, wanted;
+	char v2_path[PATH_MAX];
+	struct v2_dir *old_leaf;
+	_cleanup_close_ int pidfd = -1;
+	pid_t tid, tgid;
+	int pid, r, inside;
+
+	/* cgroup_procs_write_start(): kstrtoint(strstrip(buf), 0) and no negative pid. */
+	if (kstrtoint_strict_pid(buf, &pid) < 0)
+		return -EINVAL;
+	tid = pid ? pid : caller->tid;
+	if ((r = proc_tgid(tid, &tgid)) < 0)
+		return r;
+	if ((pidfd = proc_pidfd(tgid)) < 0)
+		return pidfd == -EINVAL ? -ESRCH : pidfd;
+	if ((r = check_move_permission(caller, tid)) < 0)
+		return r;
+	if (!threadgroup && tid != tgid)
+		cgx_log(CGX_LOG_INFO,
+			"thread %d written to %s tasks: v2 moves its whole process %d "
+			"(no thread granularity outside threaded subtrees)",
+			(int)tid, ctx->hiers.hier[hier].dir_name, (int)tgid);
+
+	if ((inside = tasks_tuple_of(ctx, tgid, &current, v2_path, sizeof(v2_path))) < 0)
+		return inside;
+	old_leaf = inside ? dir_at_cgroup2_path(ctx, v2_path) : NULL;
+	wanted = current;
+	wanted.coord[hier] = dir;
+	/* Already there, including a process outside the base written to a root. */
+	if (tuple_equal(&current, &wanted, ctx->tree.nr_hier))
+		return 0;
+
+	if (tuple_is_root(&wanted, &ctx->tree) && (r = attach_to_origin(ctx, tgid)) == 0)
+		goto moved;
+	if (!inside && (r = state_origin_save(ctx, tgid, v2_path)) < 0)
+		return cgx_log_errno(r, "cannot record where process %d came from", (int)tgid);
+	if ((r = attach_to_leaf(ctx, &wanted, tgid)) < 0) {
+		if (!inside)
+			state_origin_forget(ctx, tgid);
+		return r;
+	}
+moved:
+	if ((r = proc_pidfd_alive(pidfd)) < 0)
+		return r;
+	if (old_leaf && old_leaf->leaf_tuple)
+		leaf_prune(ctx, old_leaf);
+	return 0;
+}

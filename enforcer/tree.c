@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "tree.h"
+
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* v2 interface files are named "<controller or cgroup>.<knob>": such names cannot be groups. */
+static const char *const v2_file_prefixes[] = {
+	"cgroup.", "cpu.", "cpuset.", "io.", "memory.", "hugetlb.", "pids.", "rdma.", "misc.",
+	"irq.",
+};
+
+static unsigned int id_bucket(const struct v2_tree *tree, uint64_t id)
+{
+	return (unsigned int)((id * 0x9E3779B97F4A7C15ULL) >> 40) & (tree->nr_id_buckets - 1);
+}
+
+static int tree_grow_ids(struct v2_tree *tree)
+{
+	unsigned int nr = tree->nr_id_buckets ? tree->nr_id_buckets * 2 : 1024;
+	struct v2_dir **buckets = calloc(nr, sizeof(*buckets));
+	struct v2_dir **old = tree->id_buckets;
+	unsigned int old_nr = tree->nr_id_buckets;
+
+	if (!buckets)
+		return -ENOMEM;
+	tree->id_buckets = buckets;
+	tree->nr_id_buckets = nr;
+	for (unsigned int i = 0; i < old_nr; i++) {
+		for (struct v2_dir *dir = old[i], *next; dir; dir = next) {
+			unsigned int b = id_bucket(tree, dir->id);
+
+			next = dir->id_next;
+			dir->id_next = buckets[b];
+			buckets[b] = dir;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+static int tree_new_dir(struct v2_tree *tree, const char *v2_name, struct v2_dir **out)
+{
+	struct v2_dir *dir;
+	unsigned int b;
+	int r;
+
+	if (tree->nr_dirs + 1 > tree->nr_id_buckets && (r = tree_grow_ids(tree)) < 0)
+		return r;
+	dir = calloc(1, sizeof(*dir));
+	if (!dir || !(dir->name = strdup(v2_name))) {
+		free(dir);
+		return -ENOMEM;
+	}
+	dir->id = tree->next_id++;
+	dir->created = time(NULL);
+	b = id_bucket(tree, dir->id);
+	dir->id_next = tree->id_buckets[b];
+	tree->id_buckets[b] = dir;
+	tree->nr_dirs++;
+	*out = dir;
+	return 0;
+}
+
+int tree_init(struct v2_tree *tree, unsigned int nr_hier)
+{
+	memset(tree, 0, sizeof(*tree));
+	tree->next_id = 1;
+	tree->nr_hier = nr_hier;
+	return tree_new_dir(tree, "", &tree->base);
+}
+
+void v1_group_free(struct v1_group *group)
+{
+	if (!group)
+		return;
+	for (unsigned int i = 0; i < group->nr_values; i++)
+		free(group->values[i]);
+	free(group->values);
+	free(group->file_attrs);
+	free(group);
+}
+
+static void tree_free_dir(struct v2_tree *tree, struct v2_dir *dir)
+{
+	struct v2_dir **link = &tree->id_buckets[id_bucket(tree, dir->id)];
+
+	while (*link != dir)
+		link = &(*link)->id_next;
+	*link = dir->id_next;
+	tree->nr_dirs--;
+	tree_clear_leaf(tree, dir);
+	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
+		v1_group_free(dir->group[h]);
+	free(dir->name);
+	free(dir);
+}
+
+static void tree_free_subtree(struct v2_tree *tree, struct v2_dir *dir)
+{
+	while (dir->first_child) {
+		struct v2_dir *child = dir->first_child;
+
+		dir->first_child = child->next_sibling;
+		tree_free_subtree(tree, child);
+	}
+	tree_free_dir(tree, dir);
+}
+
+void tree_release(struct v2_tree *tree)
+{
+	if (tree->base)
+		tree_free_subtree(tree, tree->base);
+	free(tree->id_buckets);
+	memset(tree, 0, sizeof(*tree));
+}
+
+int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_name,
+		 struct v2_dir **out)
+{
+	struct v2_dir *dir;
+	int r = tree_new_dir(tree, v2_name, &dir);
+
+	if (r < 0)
+		return r;
+	dir->parent = parent;
+	dir->next_sibling = parent->first_child;
+	parent->first_child = dir;
+	parent->nr_children++;
+	*out = dir;
+	return 0;
+}
+
+void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir)
+{
+	struct v2_dir **link = &dir->parent->first_child;
+
+	while (*link != dir)
+		link = &(*link)->next_sibling;
+	*link = dir->next_sibling;
+	dir->parent->nr_children--;
+	tree_free_dir(tree, dir);
+}
+
+struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name)
+{
+	v2_dir_for_each_child(child, dir)
+		if (!strcmp(child->name, v2_name))
+			return child;
+	return NULL;
+}
+
+struct v2_dir *tree_dir_by_id(const struct v2_tree *tree, uint64_t id)
+{
+	if (!tree->nr_id_buckets)
+		return NULL;
+	for (struct v2_dir *dir = tree->id_buckets[id_bucket(tree, id)]; dir; dir = dir->id_next)
+		if (dir->id == id)
+			return dir;
+	return NULL;
+}
+
+int tree_set_leaf(struct v2_tree *tree, struct v2_dir *dir, const struct tuple *tuple)
+{
+	if (!dir->leaf_tuple) {
+		dir->leaf_tuple = malloc(sizeof(*dir->leaf_tuple));
+		if (!dir->leaf_tuple)
+			return -ENOMEM;
+		dir->leaf_next = tree->leaves;
+		if (tree->leaves)
+			tree->leaves->leaf_pprev = &dir->leaf_next;
+		dir->leaf_pprev = &tree->leaves;
+		tree->leaves = dir;
+	}
+	*dir->leaf_tuple = *tuple;
+	return 0;
+}
+
+void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir)
+{
+	(void)tree;
+	if (!dir->leaf_tuple)
+		return;
+	*dir->leaf_pprev = dir->leaf_next;
+	if (dir->leaf_next)
+		dir->leaf_next->leaf_pprev = dir->leaf_pprev;
+	free(dir->leaf_tuple);
+	dir->leaf_tuple = NULL;
+	dir->leaf_next = NULL;
+	dir->leaf_pprev = NULL;
+}
+
+unsigned int tree_depth(const struct v2_dir *dir)
+{
+	unsigned int depth = 0;
+
+	for (; dir->parent; dir = dir->parent)
+		depth++;
+	return depth;
+}
+
+bool tree_is_ancestor(const struct v2_dir *ancestor, const struct v2_dir *dir)
+{
+	for (; dir; dir = dir->parent)
+		if (dir == ancestor)
+			return true;
+	return false;
+}
+
+int tree_path(const struct v2_dir *dir, bool v1, char *buf, size_t size)
+{
+	const struct v2_dir *chain[256];
+	unsigned int n = 0;
+	size_t used = 0;
+
+	for (; dir->parent; dir = dir->parent) {
+		if (n == ARRAY_SIZE(chain))
+			return -ENAMETOOLONG;
+		chain[n++] = dir;
+	}
+	if (size < 2)
+		return -ENAMETOOLONG;
+	buf[0] = '\0';
+	if (v1 && n == 0) {
+		strcpy(buf, "/");
+		return 0;
+	}
+	while (n--) {
+		const char *name = chain[n]->name;
+		int w;
+
+		if (v1)
+			name = tree_unescape_name(name) ? tree_unescape_name(name) : name;
+		w = snprintf(buf + used, size - used, "%s%s", (v1 || used) ? "/" : "", name);
+		if (w < 0 || (size_t)w >= size - used)
+			return -ENAMETOOLONG;
+		used += w;
+	}
+	return 0;
+}
+
+bool tree_is_cgx_leaf_name(const char *v2_name)
+{
+	return v2_name[0] == '@' && v2_name[1] != '@';
+}
+
+int tree_escape_name(const char *v1_name, char *v2_name, size_t size)
+{
+	bool escape = v1_name[0] == '@';
+	int w;
+
+	for (size_t i = 0; !escape && i < ARRAY_SIZE(v2_file_prefixes); i++)
+		escape = !strncmp(v1_name, v2_file_prefixes[i], strlen(v2_file_prefixes[i]));
+	w = snprintf(v2_name, size, "%s%s", escape ? "@@" : "", v1_name);
+	if (w < 0 || (size_t)w >= size || w > 255)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+const char *tree_unescape_name(const char *v2_name)
+{
+	if (tree_is_cgx_leaf_name(v2_name))
+		return NULL;
+	return v2_name[0] == '@' ? v2_name + 2 : v2_name;
+}
+
+bool tuple_equal(const struct tuple *a, const struct tuple *b, unsigned int nr_hier)
+{
+	for (unsigned int h = 0; h < nr_hier; h++)
+		if (a->coord[h] != b->coord[h])
+			return false;
+	return true;
+}
+
+bool tuple_is_root(const struct tuple *t, const struct v2_tree *tree)
+{
+	for (unsigned int h = 0; h < tree->nr_hier; h++)
+		if (t->coord[h] != tree->base)
+			return false;
+	return true;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The daemon's mirror of the v2 tree it manages under its base directory.
+ *
+ * One v2 directory serves every hierarchy that has a v1 group at the same
+ * path (DESIGN 3, rule 2): v1 group (h, P) exists exactly when the v2
+ * directory base/P carries a v1_group for h. Leaves are the v2 directories
+ * that hold processes; each records its membership tuple. Everything here is
+ * rebuilt from the kernel's tree and its trusted.cgx.* xattrs at start-up.
+ */
+#ifndef CGX_TREE_H
+#define CGX_TREE_H
+
+#include "hierarchy.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* chmod/chown of one file of a group, which v1 keeps per file. */
+struct v1_file_attr {
+	unsigned int file;
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;
+};
+
+/* What hierarchy h keeps for its group at one v2 directory. */
+struct v1_group {
+	uid_t uid; /* the group directory's owner and mode */
+	gid_t gid;
+	mode_t mode;
+	uid_t creator_uid; /* files belong to whoever made the group */
+	gid_t creator_gid;
+	struct v1_file_attr *file_attrs;
+	unsigned int nr_file_attrs;
+	/* Text a v1 read returns, per file index of the hierarchy; NULL = default. */
+	char **values;
+	unsigned int nr_values;
+};
+
+/* A membership tuple: the v1 group of a process in every hierarchy. */
+struct tuple {
+	struct v2_dir *coord[CGX_MAX_HIER];
+};
+
+struct v2_dir {
+	char *name; /* the v2 name, escaped (tree_escape_name) */
+	struct v2_dir *parent;
+	struct v2_dir *first_child;
+	struct v2_dir *next_sibling;
+	unsigned int nr_children;
+	uint64_t id; /* stable for the directory's life; the basis of inode numbers */
+	time_t created;
+	struct v2_dir *id_next;
+	struct v1_group *group[CGX_MAX_HIER];
+	/* Non-NULL when processes of this tuple live here. */
+	struct tuple *leaf_tuple;
+	struct v2_dir *leaf_next, **leaf_pprev;
+};
+
+#define v2_dir_for_each_child(child, dir)                                                          \
+	for (struct v2_dir *child = (dir)->first_child; child; child = child->next_sibling)
+
+struct v2_tree {
+	struct v2_dir *base;
+	struct v2_dir **id_buckets;
+	unsigned int nr_id_buckets;
+	unsigned int nr_dirs;
+	uint64_t next_id;
+	struct v2_dir *leaves;
+	unsigned int nr_hier;
+};
+
+void v1_group_free(struct v1_group *group);
+
+int tree_init(struct v2_tree *tree, unsigned int nr_hier);
+void tree_release(struct v2_tree *tree);
+
+/* A new child named @v2_name (already escaped); -ENOMEM. */
+int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_name,
+		 struct v2_dir **out);
+/* Unlinks and frees @dir, which must have no children. */
+void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir);
+struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name);
+struct v2_dir *tree_dir_by_id(const struct v2_tree *tree, uint64_t id);
+
+int tree_set_leaf(struct v2_tree *tree, struct v2_dir *dir, const struct tuple *tuple);
+void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir);
+
+unsigned int tree_depth(const struct v2_dir *dir);
+bool tree_is_ancestor(const struct v2_dir *ancestor, const struct v2_dir *dir);
+
+/*
+ * Path of @dir relative to the base: v2 names ("a/@@x") or, with @v1, the
+ * v1 path ("/a/@x"; "/" for the base). Returns -ENAMETOOLONG or 0.
+ */
+int tree_path(const struct v2_dir *dir, bool v1, char *buf, size_t size);
+
+/*
+ * v1 group names are free-form; v2 names starting with '@' are the daemon's
+ * own leaves, and names a controller owns ("memory.max", "cgroup.procs")
+ * cannot be directories in v2. Such v1 names are stored as "@@" + name.
+ */
+int tree_escape_name(const char *v1_name, char *v2_name, size_t size);
+/* The v1 name of a v2 directory, or NULL for a daemon leaf ("@tasks"). */
+const char *tree_unescape_name(const char *v2_name);
+bool tree_is_cgx_leaf_name(const char *v2_name);
+
+/* The leaf that holds the processes of an inner group's own tasks (DESIGN 3, rule 4). */
+#define CGX_TASKS_LEAF "@tasks"
+
+bool tuple_equal(const struct tuple *a, const struct tuple *b, unsigned int nr_hier);
+bool tuple_is_root(const struct tuple *t, const struct v2_tree *tree);
+
+#endif

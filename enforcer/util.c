@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+/* The only process-wide settings: where log lines go. Set once at start-up. */
+static bool log_syslog;
+static enum cgx_log_level log_max_level = CGX_LOG_INFO;
+
+int strbuf_add(struct strbuf *sb, const char *data, size_t len)
+{
+	if (sb->len + len + 1 > sb->cap) {
+		size_t cap = sb->cap ? sb->cap : 256;
+		char *grown;
+
+		while (cap < sb->len + len + 1)
+			cap *= 2;
+		grown = realloc(sb->buf, cap);
+		if (!grown)
+			return -ENOMEM;
+		sb->buf = grown;
+		sb->cap = cap;
+	}
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n < sizeof(small))
+		return strbuf_add(sb, small, n);
+
+	_cleanup_free_ char *big = malloc(n + 1);
+	if (!big)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(big, n + 1, fmt, ap);
+	va_end(ap);
+	return strbuf_add(sb, big, n);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void cgx_log_to_syslog(bool on)
+{
+	if (on && !log_syslog)
+		openlog("cgxfs", LOG_PID, LOG_DAEMON);
+	log_syslog = on;
+}
+
+void cgx_log_set_level(enum cgx_log_level max_level)
+{
+	log_max_level = max_level;
+}
+
+static void log_line(enum cgx_log_level level, int err, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	int n;
+
+	if (level > log_max_level)
+		return;
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (err < 0 && n >= 0 && (size_t)n < sizeof(msg))
+		snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(-err));
+	if (log_syslog)
+		syslog((int)level, "%s", msg);
+	else
+		fprintf(stderr, "cgxfs: %s\n", msg);
+}
+
+int cgx_log_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_line(CGX_LOG_ERR, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void cgx_log(enum cgx_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_line(level, 0, fmt, ap);
+	va_end(ap);
+}
+
+int read_file_at(int dirfd, const char *name, struct strbuf *out)
+{
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	char chunk[4096];
+	ssize_t n;
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	out->len = 0;
+	if ((r = strbuf_add(out, "", 0)) < 0)
+		return r;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+		if ((r = strbuf_add(out, chunk, n)) < 0)
+			return r;
+	}
+	return n < 0 ? -errno : 0;
+}
+
+int write_file_at(int dirfd, const char *name, const char *data, size_t len)
+{
+	_cleanup_close_ int fd = openat(dirfd, name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, data, len);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}

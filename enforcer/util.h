@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers shared by every module: scope-bound cleanup, a growable
+ * string buffer and logging that returns the error it logs.
+ */
+#ifndef CGX_UTIL_H
+#define CGX_UTIL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static inline void cleanup_freep(void *p)
+{
+	free(*(void **)p);
+}
+
+static inline void cleanup_closep(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+
+#define _cleanup_free_	__attribute__((cleanup(cleanup_freep)))
+#define _cleanup_close_ __attribute__((cleanup(cleanup_closep)))
+#define _cleanup_(f)	__attribute__((cleanup(f)))
+
+/* Hand ownership of a cleanup-managed pointer or fd to the caller. */
+#define steal_ptr(p)                                                                               \
+	({                                                                                         \
+		__typeof__(p) stolen__ = (p);                                                      \
+		(p) = NULL;                                                                        \
+		stolen__;                                                                          \
+	})
+#define steal_fd(fd)                                                                               \
+	({                                                                                         \
+		int stolen__ = (fd);                                                               \
+		(fd) = -1;                                                                         \
+		stolen__;                                                                          \
+	})
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+#define STRBUF_INIT {NULL, 0, 0}
+
+int strbuf_add(struct strbuf *sb, const char *data, size_t len);
+int strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_release(struct strbuf *sb);
+
+static inline void cleanup_strbufp(struct strbuf *sb)
+{
+	strbuf_release(sb);
+}
+#define _cleanup_strbuf_ __attribute__((cleanup(cleanup_strbufp)))
+
+enum cgx_log_level { CGX_LOG_ERR = 3, CGX_LOG_WARNING = 4, CGX_LOG_INFO = 6, CGX_LOG_DEBUG = 7 };
+
+/*
+ * Log a message (to stderr, and to syslog once the daemon has detached) and
+ * return @err, so that a failure is logged and propagated in one line:
+ *	return cgx_log_errno(-errno, "cannot open %s", path);
+ * The text of @err is appended to the message when it is negative.
+ */
+int cgx_log_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cgx_log(enum cgx_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cgx_log_to_syslog(bool on);
+void cgx_log_set_level(enum cgx_log_level max_level);
+
+/* Read a whole (small, kernel-generated) file at @dirfd/@name, NUL-terminated. */
+int read_file_at(int dirfd, const char *name, struct strbuf *out);
+/* One write(2) of @len bytes, as a shell's `echo >` does; -errno on failure. */
+int write_file_at(int dirfd, const char *name, const char *data, size_t len);
+
+#endif

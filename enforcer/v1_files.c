@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "v1_files.h"
+
+#include "hierarchy.h"
+
+#include <string.h>
+
+/* Controllers whose rows are defined; the others show the core files only, for now. */
+static const struct v1_controller *const v1_controllers[] = {NULL};
+
+static int cmp_file_name(const void *a, const void *b)
+{
+	const struct v1_file *x = *(const struct v1_file *const *)a;
+	const struct v1_file *y = *(const struct v1_file *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static const struct v1_controller *controller_rows(const char *name)
+{
+	for (unsigned int i = 0; v1_controllers[i]; i++)
+		if (!strcmp(v1_controllers[i]->name, name))
+			return v1_controllers[i];
+	return NULL;
+}
+
+int v1_files_build(struct cgx_hier *hier)
+{
+	unsigned int nr = v1_nr_core_files;
+	const struct v1_file **files;
+
+	for (unsigned int c = 0; c < hier->nr_controllers; c++) {
+		const struct v1_controller *rows = controller_rows(hier->controllers[c]);
+
+		nr += rows ? rows->nr_files : 0;
+	}
+	if (!(files = calloc(nr, sizeof(*files))))
+		return -ENOMEM;
+	nr = 0;
+	for (unsigned int i = 0; i < v1_nr_core_files; i++)
+		files[nr++] = &v1_core_files[i];
+	for (unsigned int c = 0; c < hier->nr_controllers; c++) {
+		const struct v1_controller *rows = controller_rows(hier->controllers[c]);
+
+		for (unsigned int i = 0; rows && i < rows->nr_files; i++)
+			files[nr++] = &rows->files[i];
+	}
+	qsort(files, nr, sizeof(*files), cmp_file_name);
+	hier->files = files;
+	hier->nr_files = nr;
+	return 0;
+}
+
+int v1_file_find(const struct cgx_hier *hier, const char *name)
+{
+	for (unsigned int i = 0; i < hier->nr_files; i++)
+		if (!strcmp(hier->files[i]->name, name))
+			return (int)i;
+	return -ENOENT;
+}
+
+bool v1_file_present(const struct v1_file *file, bool is_root)
+{
+	if (is_root)
+		return !(file->flags & V1F_NOT_ROOT);
+	return !(file->flags & V1F_ROOT_ONLY);
+}

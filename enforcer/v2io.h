@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The v2 writer: every access to the real cgroup2 tree goes through here,
+ * relative to the base directory's fd, never following a symlink.
+ */
+#ifndef CGX_V2IO_H
+#define CGX_V2IO_H
+
+#include "util.h"
+
+#include <sys/types.h>
+
+/* Opens @relpath ("" for the base itself) beneath @base_fd as a directory. */
+int v2_open_dir(int base_fd, const char *relpath);
+
+int v2_xattr_get(int fd, const char *name, struct strbuf *value);
+int v2_xattr_set(int fd, const char *name, const char *value, size_t len);
+int v2_xattr_remove(int fd, const char *name);
+/* The names of every trusted.cgx.* xattr of @fd, NUL-separated, in @names. */
+int v2_xattr_list(int fd, struct strbuf *names);
+
+/* Sorted pids of "cgroup.procs" or "cgroup.threads" of @dirfd, appended to @pids. */
+struct pid_list {
+	pid_t *pids;
+	size_t nr;
+	size_t cap;
+};
+int pid_list_add(struct pid_list *list, pid_t pid);
+void pid_list_sort_unique(struct pid_list *list);
+void pid_list_release(struct pid_list *list);
+bool pid_list_contains(const struct pid_list *list, pid_t pid);
+int v2_read_pids(int dirfd, const char *file, struct pid_list *pids);
+
+/* Moves the process @pid into @dirfd's cgroup (cgroup.procs). */
+int v2_attach(int dirfd, pid_t pid);
+/*
+ * Moves every process of @from_fd into @to_fd. New children forked while it
+ * runs are caught by the next pass: the kernel's threadgroup lock puts a
+ * fork either before a migration (listed next pass) or after it.
+ */
+int v2_drain(int from_fd, int to_fd);
+
+/* Writes "+a +b" / "-a -b" of @controllers (space separated) to cgroup.subtree_control. */
+int v2_subtree_control(int dirfd, const char *controllers, bool enable);
+
+#endif

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * FUSE glue: decodes a request into a v1 operation on a group and replies.
+ * Every path ends in exactly one fuse_reply_*; the model lock is held from
+ * decoding to replying, so no request sees another half done.
+ */
+#include "ops.h"
+
+#include "inode.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#define CGROUP_SUPER_MAGIC 0x27e0eb
+/* Attributes and names change only through this daemon, which tells the kernel: cache them. */
+#define CACHE_SECONDS 1.0
+
+struct open_file {
+	struct node node;
+	struct cgx_caller opener; /* v1 checks a move with the credentials of the open */
+	struct strbuf content;	  /* generated at a read from offset 0, as seq_file does */
+	int content_error;
+};
+
+struct ctx_guard {
+	struct cgx_ctx *ctx;
+};
+
+static void ctx_guard_release(struct ctx_guard *guard)
+{
+	cgx_unlock(guard->ctx);
+}
+
+/* Holds the model lock until the end of the scope. */
+#define LOCKED_CTX(req)                                                                            \
+	struct cgx_ctx *ctx = fuse_req_userdata(req);                                              \
+	__attribute__((cleanup(ctx_guard_release))) struct ctx_guard guard__ = {ctx};              \
+	cgx_lock(ctx)
+
+static struct cgx_caller req_caller(fuse_req_t req)
+{
+	const struct fuse_ctx *fc = fuse_req_ctx(req);
+
+	return (struct cgx_caller){fc->pid, fc->uid, fc->gid};
+}
+
+static int node_decode(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node)
+{
+	struct hier_alias aliases[CGX_MAX_HIER * CGX_MAX_CONTROLLER];
+	uint64_t dir_id = ino >> 16;
+	unsigned int hier = (ino >> 8) & 0xff, slot = ino & 0xff;
+
+	memset(node, 0, sizeof(*node));
+	if (ino == FUSE_ROOT_ID) {
+		node->kind = NODE_ROOT;
+		return 0;
+	}
+	if (dir_id == 0) {
+		if (slot != 2 || hier >= hier_set_aliases(&ctx->hiers, aliases))
+			return -ENOENT;
+		node->kind = NODE_ALIAS;
+		node->alias = hier;
+		node->hier = aliases[hier].hier;
+		return 0;
+	}
+	if (hier >= ctx->hiers.nr || !(node->dir = tree_dir_by_id(&ctx->tree, dir_id)) ||
+	    !cgx_is_group(node->dir, hier))
+		return -ENOENT;
+	node->hier = hier;
+	if (slot == 0) {
+		node->kind = NODE_GROUP;
+		return 0;
+	}
+	node->kind = NODE_FILE;
+	node->file = slot - 1;
+	if (node->file >= ctx->hiers.hier[hier].nr_files ||
+	    !v1_file_present(ctx->hiers.hier[hier].files[node->file],
+			     node->dir == ctx->tree.base))
+		return -ENOENT;
+	return 0;
+}
+
+static int node_stat(struct cgx_ctx *ctx, const struct node *node, struct stat *st)
+{
+	struct cgx_attr attr = {0, 0, 0755};
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	st->st_ino = node_ino(node);
+	st->st_blksize = 4096;
+	st->st_atime = st->st_mtime = st->st_ctime = (node->dir ? node->dir : ctx->tree.base)->created;
+	switch (node->kind) {
+	case NODE_ROOT:
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2 + ctx->hiers.nr;
+		return 0;
+	case NODE_ALIAS:
+		st->st_mode = S_IFLNK | 0777;
+		st->st_nlink = 1;
+		st->st_size = strlen(ctx->hiers.hier[node->hier].dir_name);
+		return 0;
+	case NODE_GROUP:
+		if ((r = cgx_group_getattr(ctx, node->dir, node->hier, -1, &attr)) < 0)
+			return r;
+		st->st_mode = S_IFDIR | attr.mode;
+		st->st_nlink = 2 + cgx_group_nr_children(node->dir, node->hier);
+		break;
+	case NODE_FILE:
+		if ((r = cgx_group_getattr(ctx, node->dir, node->hier, node->file, &attr)) < 0)
+			return r;
+		/* Size 0, as kernfs: content is generated per read. */
+		st->st_mode = S_IFREG | attr.mode;
+		st->st_nlink = 1;
+		break;
+	}
+	st->st_uid = attr.uid;
+	st->st_gid = attr.gid;
+	return 0;
+}
+
+static void reply_entry(fuse_req_t req, struct cgx_ctx *ctx, const struct node *node)
+{
+	struct fuse_entry_param entry = {
+		.ino = node_ino(node),
+		.attr_timeout = CACHE_SECONDS,
+		.entry_timeout = CACHE_SECONDS,
+	};
+	int r = node_stat(ctx, node, &entry.attr);
+
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_entry(req, &entry);
+}
+
+static int lookup_in_root(struct cgx_ctx *ctx, const char *name, struct node *node)
+{
+	struct hier_alias aliases[CGX_MAX_HIER * CGX_MAX_CONTROLLER];
+	unsigned int nr_aliases = hier_set_aliases(&ctx->hiers, aliases);
+
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
+		if (!strcmp(ctx->hiers.hier[h].dir_name, name)) {
+			*node = (struct node){.kind = NODE_GROUP, .dir = ctx->tree.base, .hier = h};
+			return 0;
+		}
+	}
+	for (unsigned int a = 0; a < nr_aliases; a++) {
+		if (!strcmp(aliases[a].name, name)) {
+			*node = (struct node){.kind = NODE_ALIAS, .hier = aliases[a].hier,
+					      .alias = a};
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int lookup_in_group(struct cgx_ctx *ctx, const struct node *parent, const char *name,
+			   struct node *node)
+{
+	int file = cgx_file_lookup(ctx, parent->dir, parent->hier, name);
+
+	if (file >= 0) {
+		*node = (struct node){.kind = NODE_FILE, .dir = parent->dir, .hier = parent->hier,
+				      .file = file};
+		return 0;
+	}
+	*node = (struct node){.kind = NODE_GROUP, .hier = parent->hier};
+	return cgx_group_lookup(ctx, parent->dir, parent->hier, name, &node->dir);
+}
+
+static void op_lookup(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
+{
+	LOCKED_CTX(req);
+	struct node parent, node;
+	int r = node_decode(ctx, parent_ino, &parent);
+
+	if (r == 0 && parent.kind == NODE_ROOT)
+		r = lookup_in_root(ctx, name, &node);
+	else if (r == 0 && parent.kind == NODE_GROUP)
+		r = lookup_in_group(ctx, &parent, name, &node);
+	else if (r == 0)
+		r = -ENOTDIR;
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		reply_entry(req, ctx, &node);
+}
+
+static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	LOCKED_CTX(req);
+	struct node node;
+	struct stat st;
+	int r;
+
+	(void)fi;
+	if ((r = node_decode(ctx, ino, &node)) < 0 || (r = node_stat(ctx, &node, &st)) < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_attr(req, &st, CACHE_SECONDS);
+}
+
+static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
+		       struct fuse_file_info *fi)
+{
+	LOCKED_CTX(req);
+	struct cgx_attr wanted = {attr->st_uid, attr->st_gid, attr->st_mode};
+	unsigned int which = 0;
+	struct node node;
+	struct stat st;
+	int r;
+
+	(void)fi;
+	if ((r = node_decode(ctx, ino, &node)) < 0)
+		goto out;
+	if (node.kind != NODE_GROUP && node.kind != NODE_FILE) {
+		r = -EPERM;
+		goto out;
+	}
+	which |= (to_set & FUSE_SET_ATTR_UID) ? CGX_SET_UID : 0;
+	which |= (to_set & FUSE_SET_ATTR_GID) ? CGX_SET_GID : 0;
+	which |= (to_set & FUSE_SET_ATTR_MODE) ? CGX_SET_MODE : 0;
+	/* A truncate (echo > file) and times carry nothing for a cgroup file. */
+	if (which)
+		r = cgx_group_setattr(ctx, node.dir, node.hier,
+				      node.kind == NODE_FILE ? (int)node.file : -1, &wanted, which);
+out:
+	if (r == 0)
+		r = node_stat(ctx, &node, &st);
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_attr(req, &st, CACHE_SECONDS);
+}
+
+static void op_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	LOCKED_CTX(req);
+	struct node node;
+	int r = node_decode(ctx, ino, &node);
+
+	if (r == 0 && node.kind != NODE_ALIAS)
+		r = -EINVAL;
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_readlink(req, ctx->hiers.hier[node.hier].dir_name);
+}
+
+/* Adds one entry; returns false when the reply buffer is full. */
+static bool dir_add(fuse_req_t req, char *buf, size_t size, size_t *used, const char *name,
+		    const struct stat *st, off_t next)
+{
+	size_t len = fuse_add_direntry(req, buf + *used, size - *used, name, st, next);
+
+	if (len > size - *used)
+		return false;
+	*used += len;
+	return true;
+}
+
+static void readdir_root(fuse_req_t req, struct cgx_ctx *ctx, char *buf, size_t size, off_t off,
+			 size_t *used)
+{
+	struct hier_alias aliases[CGX_MAX_HIER * CGX_MAX_CONTROLLER];
+	unsigned int nr_aliases = hier_set_aliases(&ctx->hiers, aliases);
+	off_t index = 2;
+
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++, index++) {
+		struct node node = {.kind = NODE_GROUP, .dir = ctx->tree.base, .hier = h};
+		struct stat st = {.st_ino = node_ino(&node), .st_mode = S_IFDIR};
+
+		if (index >= off &&
+		    !dir_add(req, buf, size, used, ctx->hiers.hier[h].dir_name, &st, index + 1))
+			return;
+	}
+	for (unsigned int a = 0; a < nr_aliases; a++, index++) {
+		struct node node = {.kind = NODE_ALIAS, .alias = a};
+		struct stat st = {.st_ino = node_ino(&node), .st_mode = S_IFLNK};
+
+		if (index >= off && !dir_add(req, buf, size, used, aliases[a].name, &st, index + 1))
+			return;
+	}
+}
+
+static void readdir_group(fuse_req_t req, struct cgx_ctx *ctx, const struct node *group,
+			  char *buf, size_t size, off_t off, size_t *used)
+{
+	const struct cgx_hier *hier = &ctx->hiers.hier[group->hier];
+	bool is_root = group->dir == ctx->tree.base;
+	off_t index = 2;
+
+	for (unsigned int f = 0; f < hier->nr_files; f++) {
+		struct node node = {.kind = NODE_FILE, .dir = group->dir, .hier = group->hier,
+				    .file = f};
+		struct stat st = {.st_ino = node_ino(&node), .st_mode = S_IFREG};
+
+		if (!v1_file_present(hier->files[f], is_root))
+			continue;
+		if (index >= off &&
+		    !dir_add(req, buf, size, used, hier->files[f]->name, &st, index + 1))
+			return;
+		index++;
+	}
+	for (struct v2_dir *child = cgx_group_next_child(group->dir, group->hier, NULL); child;
+	     child = cgx_group_next_child(group->dir, group->hier, child), index++) {
+		struct node node = {.kind = NODE_GROUP, .dir = child, .hier = group->hier};
+		struct stat st = {.st_ino = node_ino(&node), .st_mode = S_IFDIR};
+
+		if (index >= off &&
+		    !dir_add(req, buf, size, used, cgx_group_name(child), &st, index + 1))
+			return;
+	}
+}
+
+static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	LOCKED_CTX(req);
+	_cleanup_free_ char *buf = malloc(size);
+	struct node node;
+	size_t used = 0;
+	int r;
+
+	(void)fi;
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if ((r = node_decode(ctx, ino, &node)) < 0) {
+		fuse_reply_err(req, -r);
+		return;
+	}
+	if (node.kind != NODE_ROOT && node.kind != NODE_GROUP) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (off < 1) {
+		struct stat st = {.st_ino = ino, .st_mode = S_IFDIR};
+
+		if (!dir_add(req, buf, size, &used, ".", &st, 1))
+			goto reply;
+	}
+	if (off < 2) {
+		struct stat st = {.st_ino = FUSE_ROOT_ID, .st_mode = S_IFDIR};
+
+		if (!dir_add(req, buf, size, &used, "..", &st, 2))
+			goto reply;
+	}
+	if (node.kind == NODE_ROOT)
+		readdir_root(req, ctx, buf, size, off, &used);
+	else
+		readdir_group(req, ctx, &node, buf, size, off, &used);
+reply:
+	fuse_reply_buf(req, buf, used);
+}
+
+static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	LOCKED_CTX(req);
+	struct open_file *file;
+	struct node node;
+	int r;
+
+	if ((r = node_decode(ctx, ino, &node)) < 0) {
+		fuse_reply_err(req, -r);
+		return;
+	}
+	if (node.kind != NODE_FILE) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if (!(file = calloc(1, sizeof(*file)))) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	file->node = node;
+	file->opener = req_caller(req);
+	fi->fh = (uint64_t)(uintptr_t)file;
+	fi->direct_io = 1;
+	if (fuse_reply_open(req, fi) == -ENOENT) {
+		/* The opener was interrupted: no release will come. */
+		free(file);
+	}
+}
+
+static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
+
+	(void)ino;
+	strbuf_release(&file->content);
+	free(file);
+	fuse_reply_err(req, 0);
+}
+
+static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	LOCKED_CTX(req);
+	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
+
+	(void)ino;
+	if (off == 0) {
+		struct node node;
+
+		/* The group may have gone since open: then reads fail as on a removed kernfs file. */
+		file->content.len = 0;
+		file->content_error = node_decode(ctx, node_ino(&file->node), &node);
+		if (file->content_error == 0)
+			file->content_error = cgx_file_read(ctx, node.dir, node.hier, node.file,
+							    &file->opener, &file->content);
+	}
+	if (file->content_error < 0) {
+		fuse_reply_err(req, file->content_error == -ENOENT ? ENODEV
+								   : -file->content_error);
+		return;
+	}
+	if ((size_t)off >= file->content.len) {
+		fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	if (size > file->content.len - off)
+		size = file->content.len - off;
+	fuse_reply_buf(req, file->content.buf + off, size);
+}
+
+static void op_write(fuse_req_t req, fuse_ino_t ino, const char *data, size_t size, off_t off,
+		     struct fuse_file_info *fi)
+{
+	LOCKED_CTX(req);
+	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
+	struct cgx_caller writer = file->opener;
+	struct node node;
+	ssize_t written;
+	int r;
+
+	(void)ino, (void)off;
+	/* "0" means the writing task itself; its rights are those of the opener. */
+	writer.tid = fuse_req_ctx(req)->pid;
+	if ((r = node_decode(ctx, node_ino(&file->node), &node)) < 0) {
+		fuse_reply_err(req, r == -ENOENT ? ENODEV : -r);
+		return;
+	}
+	written = cgx_file_write(ctx, node.dir, node.hier, node.file, &writer, data, size);
+	if (written < 0)
+		fuse_reply_err(req, (int)-written);
+	else
+		fuse_reply_write(req, (size_t)written);
+}
+
+static void op_mkdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name, mode_t mode)
+{
+	LOCKED_CTX(req);
+	struct cgx_caller caller = req_caller(req);
+	struct node parent, node;
+	int r;
+
+	if ((r = node_decode(ctx, parent_ino, &parent)) < 0)
+		goto fail;
+	if (parent.kind != NODE_GROUP) {
+		r = parent.kind == NODE_ROOT ? -EPERM : -ENOTDIR;
+		goto fail;
+	}
+	node = (struct node){.kind = NODE_GROUP, .hier = parent.hier};
+	if ((r = cgx_group_mkdir(ctx, parent.dir, parent.hier, name, &caller, mode, &node.dir)) < 0)
+		goto fail;
+	reply_entry(req, ctx, &node);
+	return;
+fail:
+	fuse_reply_err(req, -r);
+}
+
+static void op_rmdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
+{
+	LOCKED_CTX(req);
+	struct node parent;
+	int r = node_decode(ctx, parent_ino, &parent);
+
+	if (r == 0 && parent.kind != NODE_GROUP)
+		r = parent.kind == NODE_ROOT ? -EPERM : -ENOTDIR;
+	if (r == 0)
+		r = cgx_group_rmdir(ctx, parent.dir, parent.hier, name);
+	fuse_reply_err(req, -r);
+}
+
+static void op_rename(fuse_req_t req, fuse_ino_t parent_ino, const char *name,
+		      fuse_ino_t new_parent_ino, const char *new_name, unsigned int flags)
+{
+	LOCKED_CTX(req);
+	struct node parent, new_parent;
+	int r;
+
+	if ((r = node_decode(ctx, parent_ino, &parent)) < 0 ||
+	    (r = node_decode(ctx, new_parent_ino, &new_parent)) < 0)
+		goto out;
+	if (flags || parent.kind != NODE_GROUP) {
+		r = flags ? -EINVAL : -EPERM;
+		goto out;
+	}
+	/* kernfs: a group moves only within its parent (cgroup1_rename). */
+	if (new_parent_ino != parent_ino) {
+		r = -EIO;
+		goto out;
+	}
+	r = cgx_group_rename(ctx, parent.dir, parent.hier, name, new_parent.dir, new_name);
+out:
+	fuse_reply_err(req, -r);
+}
+
+/* kernfs has no create, mknod, link, symlink or unlink: the VFS answers for it. */
+static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+		      struct fuse_file_info *fi)
+{
+	(void)parent, (void)name, (void)mode, (void)fi;
+	fuse_reply_err(req, EACCES);
+}
+
+static void op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+		     dev_t rdev)
+{
+	(void)parent, (void)name, (void)mode, (void)rdev;
+	fuse_reply_err(req, EPERM);
+}
+
+static void op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent, const char *name)
+{
+	(void)link, (void)parent, (void)name;
+	fuse_reply_err(req, EPERM);
+}
+
+static void op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t parent, const char *name)
+{
+	(void)ino, (void)parent, (void)name;
+	fuse_reply_err(req, EPERM);
+}
+
+static void op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	(void)parent, (void)name;
+	fuse_reply_err(req, EPERM);
+}
+
+static void op_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	/* simple_statfs() of cgroupfs; the magic itself is FUSE's (cgx-exec answers it). */
+	struct statvfs st = {.f_bsize = 4096, .f_frsize = 4096, .f_namemax = 255,
+			     .f_fsid = CGROUP_SUPER_MAGIC};
+
+	(void)ino;
+	fuse_reply_statfs(req, &st);
+}
+
+static void op_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	/* O_TRUNC comes with the open, sparing a setattr round trip for every `echo >`. */
+	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
+		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+	conn->want &= ~FUSE_CAP_ASYNC_READ;
+}
+
+const struct fuse_lowlevel_ops cgxfs_ops = {
+	.init = op_init,
+	.lookup = op_lookup,
+	.getattr = op_getattr,
+	.setattr = op_setattr,
+	.readlink = op_readlink,
+	.mknod = op_mknod,
+	.mkdir = op_mkdir,
+	.unlink = op_unlink,
+	.rmdir = op_rmdir,
+	.symlink = op_symlink,
+	.rename = op_rename,
+	.link = op_link,
+	.open = op_open,
+	.read = op_read,
+	.write = op_write,
+	.release = op_release,
+	.readdir = op_readdir,
+	.statfs = op_statfs,
+	.create = op_create,
+};
