@@ -65,7 +65,8 @@ static int caller_is_init_ns_admin(const struct cgx_caller *caller)
 	if ((n = readlink(path, caller_ns, sizeof(caller_ns) - 1)) < 0)
 		return -EPERM;
 	caller_ns[n] = '\0';
-	if ((n = readlink("/proc/1/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
+	/* The daemon's own: it runs in the initial namespace (pid 1's may not be readable). */
+	if ((n = readlink("/proc/self/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
 		return -EPERM;
 	self_ns[n] = '\0';
 	return strcmp(self_ns, caller_ns) ? -EPERM : 0;

@@ -1,0 +1,249 @@
+#!/usr/bin/env bats
+# cgxfs core on the host's real cgroup2 mount: view, groups, moves, errors, restart.
+
+load helpers
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	common_teardown
+}
+
+@test "the mount root lists the classic hierarchies and their symlinks" {
+	run ls "$MNT"
+	[ "$status" -eq 0 ]
+	for h in cpuset cpu,cpuacct blkio memory devices freezer net_cls,net_prio perf_event \
+		hugetlb pids rdma misc systemd; do
+		[[ " ${lines[*]} " == *" $h "* ]]
+	done
+	[ "$(readlink "$MNT/cpu")" = "cpu,cpuacct" ]
+	[ "$(readlink "$MNT/net_prio")" = "net_cls,net_prio" ]
+}
+
+@test "a hierarchy root has the kernel's core files and modes" {
+	cd "$MNT/cpu,cpuacct"
+	[ "$(stat -c '%a %s' tasks)" = "644 0" ]
+	[ "$(stat -c '%a' cgroup.procs)" = "644" ]
+	[ "$(stat -c '%a' cgroup.sane_behavior)" = "444" ]
+	[ "$(stat -c '%a' release_agent)" = "644" ]
+	[ "$(cat cgroup.sane_behavior)" = "0" ]
+	[ "$(cat notify_on_release)" = "0" ]
+	[ "$(cat cgroup.clone_children)" = "0" ]
+	# The root lists every process that no group holds, this shell among them.
+	grep -qx "$$" cgroup.procs
+	grep -qx 1 tasks
+}
+
+@test "a child group has the core files but not the root-only ones" {
+	mkdir "$MNT/cpu,cpuacct/g"
+	run ls "$MNT/cpu,cpuacct/g"
+	[ "${lines[*]}" = "cgroup.clone_children cgroup.procs notify_on_release tasks" ]
+	[ "$(stat -c '%a %F %h' "$MNT/cpu,cpuacct/g")" = "755 directory 2" ]
+	[ "$(stat -c '%h' "$MNT/cpu,cpuacct")" -ge 3 ]
+}
+
+@test "mkdir of an existing group or a file name fails with EEXIST" {
+	mkdir "$MNT/memory/g"
+	run mkdir "$MNT/memory/g"
+	[[ "$output" == *"File exists"* ]]
+	run mkdir "$MNT/memory/tasks"
+	[[ "$output" == *"File exists"* ]]
+	run mkdir "$MNT/memory/a
+b"
+	[[ "$output" == *"Invalid argument"* ]]
+	mkdir "$MNT/memory/a b"
+	[ -d "$CG2/$BASE/a b" ]
+}
+
+@test "a group is one v2 directory shared by the hierarchies that have it" {
+	mkdir "$MNT/cpu,cpuacct/web" "$MNT/memory/web"
+	[ -d "$CG2/$BASE/web" ]
+	[ "$(getfattr --only-values -n trusted.cgx.group/memory "$CG2/$BASE/web")" = "0 0 755 0 0" ]
+	[ "$(ls -d "$CG2/$BASE"/*/ | wc -l)" -eq 1 ]
+}
+
+@test "a moved process sits in its group's v2 directory and is listed in tasks" {
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/a"
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/@cpu=a" ] || [ "$(v2_path_of "$pid")" = "/$BASE/a" ]
+	[ "$(cat "$MNT/cpu,cpuacct/a/tasks")" = "$pid" ]
+	[ "$(cat "$MNT/cpu,cpuacct/a/cgroup.procs")" = "$pid" ]
+	! grep -qx "$pid" "$MNT/cpu,cpuacct/tasks"
+	grep -qx "$pid" "$MNT/memory/tasks"
+}
+
+@test "groups that agree across hierarchies fold to the v1 path itself" {
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/job" "$MNT/memory/job"
+	echo "$pid" >"$MNT/cpu,cpuacct/job/tasks"
+	echo "$pid" >"$MNT/memory/job/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/job" ]
+	[ "$(getfattr --only-values -n trusted.cgx.tuple "$CG2/$BASE/job")" = "$(printf 'cpu,cpuacct:/job\nmemory:/job')" ]
+}
+
+@test "a process in different groups per hierarchy sits in exactly one leaf" {
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/a" "$MNT/memory/b"
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	echo "$pid" >"$MNT/memory/b/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/b/@cpu=a" ]
+	[ "$(cat "$MNT/cpu,cpuacct/a/tasks")" = "$pid" ]
+	[ "$(cat "$MNT/memory/b/tasks")" = "$pid" ]
+	[ "$(grep -rlx "$pid" "$CG2/$BASE" --include=cgroup.procs | wc -l)" -eq 1 ]
+}
+
+@test "children forked after a move are members without the daemon seeing the fork" {
+	mkdir "$MNT/pids/p"
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	bash -c 'read; sleep 1000 & echo $! ; wait' <"$BATS_TEST_TMPDIR/fifo" >"$BATS_TEST_TMPDIR/child" &
+	parent=$!
+	SLEEPERS="$parent"
+	echo "$parent" >"$MNT/pids/p/cgroup.procs"
+	echo go >"$BATS_TEST_TMPDIR/fifo"
+	for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/child" ] && break; sleep 0.1; done
+	child=$(cat "$BATS_TEST_TMPDIR/child")
+	SLEEPERS="$parent $child"
+	[ -n "$child" ]
+	grep -qx "$parent" "$MNT/pids/p/cgroup.procs"
+	grep -qx "$child" "$MNT/pids/p/cgroup.procs"
+	grep -qx "$child" "$MNT/pids/p/tasks"
+}
+
+@test "writing 0 moves the writer itself" {
+	mkdir "$MNT/freezer/self"
+	run bash -c "echo 0 > '$MNT/freezer/self/tasks'; sed -n 's/^0:://p' /proc/\$\$/cgroup"
+	[ "$status" -eq 0 ]
+	# freezer:/self is the only group on that path: the fold is exact there.
+	[ "$output" = "/$BASE/self" ]
+}
+
+@test "bad pids get the kernel's errno and move nothing" {
+	mkdir "$MNT/cpu,cpuacct/bad"
+	[ "$(write_result "$MNT/cpu,cpuacct/bad/tasks" abc)" = "Invalid argument" ]
+	[ "$(write_result "$MNT/cpu,cpuacct/bad/tasks" -5)" = "Invalid argument" ]
+	[ "$(write_result "$MNT/cpu,cpuacct/bad/tasks" "")" = "Invalid argument" ]
+	[ "$(write_result "$MNT/cpu,cpuacct/bad/tasks" 99999999)" = "No such process" ]
+	[ "$(write_result "$MNT/cpu,cpuacct/bad/cgroup.procs" 99999999)" = "No such process" ]
+	[ -z "$(cat "$MNT/cpu,cpuacct/bad/tasks")" ]
+	[ -z "$(ls -A "$CG2/$BASE/bad" | grep '^@' || true)" ]
+	! getfattr -d -m 'trusted.cgx.origin' "$CG2/$BASE" 2>/dev/null | grep -q origin
+}
+
+@test "notify_on_release and clone_children take write_u64 values and are inherited" {
+	f=$MNT/cpu,cpuacct/notify_on_release
+	[ "$(write_result "$f" 1)" = ok ]
+	[ "$(cat "$f")" = 1 ]
+	[ "$(write_result "$f" 2)" = ok ]
+	[ "$(cat "$f")" = 1 ]
+	[ "$(write_result "$f" -1)" = "Invalid argument" ]
+	[ "$(write_result "$f" abc)" = "Invalid argument" ]
+	[ "$(cat "$f")" = 1 ]
+	mkdir "$MNT/cpu,cpuacct/kid"
+	[ "$(cat "$MNT/cpu,cpuacct/kid/notify_on_release")" = 1 ]
+	[ "$(write_result "$MNT/cpu,cpuacct/kid/notify_on_release" 0)" = ok ]
+	[ "$(cat "$MNT/cpu,cpuacct/kid/notify_on_release")" = 0 ]
+	[ "$(write_result "$MNT/cpu,cpuacct/cgroup.sane_behavior" 1)" = "Invalid argument" ]
+}
+
+@test "release_agent is kept at the root for root" {
+	[ "$(write_result "$MNT/cpu,cpuacct/release_agent" /bin/true)" = ok ]
+	[ "$(cat "$MNT/cpu,cpuacct/release_agent")" = /bin/true ]
+	[ "$(cat "$MNT/memory/release_agent")" = "" ]
+	[ ! -e "$MNT/memory/x/release_agent" ]
+}
+
+@test "rmdir of a group with tasks or children is EBUSY; then it goes from v2 too" {
+	spawn_sleeper
+	mkdir -p "$MNT/memory/busy/child"
+	run rmdir "$MNT/memory/busy"
+	[[ "$output" == *"Device or resource busy"* ]]
+	rmdir "$MNT/memory/busy/child"
+	echo "$pid" >"$MNT/memory/busy/tasks"
+	run rmdir "$MNT/memory/busy"
+	[[ "$output" == *"Device or resource busy"* ]]
+	echo "$pid" >"$MNT/memory/tasks"
+	rmdir "$MNT/memory/busy"
+	[ ! -e "$MNT/memory/busy" ]
+	[ ! -e "$CG2/$BASE/busy" ]
+}
+
+@test "a process written back to every root returns to the cgroup it came from" {
+	spawn_sleeper
+	origin=$(v2_path_of "$pid")
+	mkdir "$MNT/pids/tmp"
+	echo "$pid" >"$MNT/pids/tmp/tasks"
+	[ "$(v2_path_of "$pid")" != "$origin" ]
+	echo "$pid" >"$MNT/pids/tasks"
+	[ "$(v2_path_of "$pid")" = "$origin" ]
+	grep -qx "$pid" "$MNT/pids/tasks"
+}
+
+@test "a group's own tasks move to a leaf child when it gets a child group" {
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/outer"
+	echo "$pid" >"$MNT/cpu,cpuacct/outer/tasks"
+	mkdir "$MNT/cpu,cpuacct/outer/inner"
+	[ "$(v2_path_of "$pid")" = "/$BASE/@cpu=outer" ] || [ "$(v2_path_of "$pid")" = "/$BASE/outer/@tasks" ]
+	[ "$(cat "$MNT/cpu,cpuacct/outer/tasks")" = "$pid" ]
+	[ -z "$(cat "$MNT/cpu,cpuacct/outer/inner/tasks")" ]
+}
+
+@test "files cannot be created, removed or linked, as in the kernel" {
+	mkdir "$MNT/devices/d"
+	run touch "$MNT/devices/d/newfile"
+	[[ "$output" == *"Permission denied"* ]]
+	run rm -f "$MNT/devices/d/tasks"
+	[[ "$output" == *"Operation not permitted"* ]]
+	run ln -s x "$MNT/devices/d/lnk"
+	[[ "$output" == *"Operation not permitted"* ]]
+	run ln "$MNT/devices/d/tasks" "$MNT/devices/d/hard"
+	[[ "$output" == *"Operation not permitted"* ]]
+}
+
+@test "chown and chmod of groups and files persist" {
+	mkdir "$MNT/cpu,cpuacct/own"
+	chown 65534:65534 "$MNT/cpu,cpuacct/own"
+	chmod 700 "$MNT/cpu,cpuacct/own/tasks"
+	[ "$(stat -c '%u %g %a' "$MNT/cpu,cpuacct/own")" = "65534 65534 755" ]
+	[ "$(stat -c '%a %u' "$MNT/cpu,cpuacct/own/tasks")" = "700 0" ]
+	stop_cgxfs
+	start_cgxfs
+	[ "$(stat -c '%u %g %a' "$MNT/cpu,cpuacct/own")" = "65534 65534 755" ]
+	[ "$(stat -c '%a' "$MNT/cpu,cpuacct/own/tasks")" = "700" ]
+}
+
+@test "kill -9 of the daemon loses no group, membership or value" {
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/a" "$MNT/memory/b"
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	echo "$pid" >"$MNT/memory/b/tasks"
+	echo 1 >"$MNT/memory/b/notify_on_release"
+	kill_daemon_hard
+	start_cgxfs
+	[ "$(cat "$MNT/cpu,cpuacct/a/tasks")" = "$pid" ]
+	[ "$(cat "$MNT/memory/b/tasks")" = "$pid" ]
+	[ "$(cat "$MNT/memory/b/notify_on_release")" = 1 ]
+	[ "$(v2_path_of "$pid")" = "/$BASE/b/@cpu=a" ]
+	! grep -qx "$pid" "$MNT/memory/tasks"
+}
+
+@test "a dead mount of a killed daemon is replaced on restart" {
+	kill_daemon_hard
+	mount -t tmpfs none "$MNT" 2>/dev/null && umount "$MNT"
+	start_cgxfs
+	[ -e "$MNT/cpu,cpuacct/tasks" ]
+}
+
+@test "bad options get a clear message and exit non-zero" {
+	run "$CGXFS" --cgroup2 "$CG2" --base "" "$MNT.none"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"never its root"* ]]
+	run "$CGXFS" --cgroup2 "$CG2" --base "$BASE" --hierarchies "cpu;cpu" "$MNT.none"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"hierarchy"* ]]
+	run "$CGXFS" --version
+	[[ "$output" == "cgxfs "* ]]
+}

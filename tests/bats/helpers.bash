@@ -1,0 +1,81 @@
+# Shared set-up of the host suites: a scratch base under the host's real
+# cgroup2 mount, a scratch mount point, and cleanup by trap even on failure.
+
+CGXFS=${CGXFS:-$BATS_TEST_DIRNAME/../../build/bin/cgxfs}
+
+cgroup2_mount() {
+	findmnt -n -t cgroup2 -o TARGET | head -n1
+}
+
+# Starts cgxfs on $MNT over $CG2/$BASE; extra arguments go to cgxfs.
+start_cgxfs() {
+	"$CGXFS" --cgroup2 "$CG2" --base "$BASE" "$@" "$MNT"
+}
+
+stop_cgxfs() {
+	if mountpoint -q "$MNT" 2>/dev/null || [ -n "$(findmnt -n "$MNT" 2>/dev/null)" ]; then
+		fusermount3 -u "$MNT" 2>/dev/null || umount -l "$MNT" 2>/dev/null || true
+	fi
+	# The daemon leaves once unmounted; wait so that a restart starts clean.
+	for _ in $(seq 50); do
+		pgrep -f -- "--base $BASE " >/dev/null || return 0
+		sleep 0.1
+	done
+	pkill -9 -f -- "--base $BASE " || true
+}
+
+kill_daemon_hard() {
+	pkill -9 -f -- "--base $BASE " || true
+	for _ in $(seq 50); do
+		pgrep -f -- "--base $BASE " >/dev/null || break
+		sleep 0.1
+	done
+	umount -l "$MNT" 2>/dev/null || true
+}
+
+# Removes every scratch cgroup under the base, depth first, killing what is in them.
+remove_base() {
+	local base=$CG2/$BASE
+	[ -d "$base" ] || return 0
+	echo 1 >"$base/cgroup.kill" 2>/dev/null || true
+	for _ in $(seq 50); do
+		[ "$(cat "$base/cgroup.events" 2>/dev/null | awk '/populated/ {print $2}')" = 0 ] && break
+		sleep 0.1
+	done
+	find "$base" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+}
+
+common_setup() {
+	CG2=$(cgroup2_mount)
+	[ -n "$CG2" ] || skip "no cgroup2 mount on this host"
+	BASE=cgx-test-$$-$RANDOM
+	MNT=$(mktemp -d /tmp/cgxfs-mnt.XXXXXX)
+	export CG2 BASE MNT
+	start_cgxfs
+}
+
+common_teardown() {
+	for pid in ${SLEEPERS:-}; do kill -9 "$pid" 2>/dev/null || true; done
+	stop_cgxfs
+	remove_base
+	rmdir "$MNT" 2>/dev/null || true
+}
+
+# A long sleep, its pid in $pid, killed by teardown. Not run in $(...): the
+# substitution would wait for the sleep's end.
+spawn_sleeper() {
+	sleep 1000 </dev/null >/dev/null 2>&1 &
+	pid=$!
+	SLEEPERS="${SLEEPERS:-} $pid"
+}
+
+# What `echo VALUE > FILE` reports: "ok" or the errno text, as the kernel probes print it.
+write_result() {
+	local out
+	out=$(bash -c "echo '$2' > '$1'" 2>&1) && { echo ok; return; }
+	echo "${out##*: }"
+}
+
+v2_path_of() {
+	sed -n 's/^0:://p' "/proc/$1/cgroup"
+}

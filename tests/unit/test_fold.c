@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The fold of DESIGN section 3 on an in-memory mirror: no kernel needed. */
+#include "check.h"
+#include "fold.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct cgx_hier_set hiers;
+static struct v2_tree tree;
+
+enum { CPUSET, CPU, BLKIO, MEMORY };
+
+/* Makes the v1 group @path in hierarchy @h, with its v2 directories. */
+static struct v2_dir *group(unsigned int h, const char *path)
+{
+	struct v2_dir *dir = tree.base;
+	char copy[256], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (char *name = strtok_r(copy, "/", &save); name; name = strtok_r(NULL, "/", &save)) {
+		char v2_name[300];
+		struct v2_dir *child;
+
+		tree_escape_name(name, v2_name, sizeof(v2_name));
+		if (!(child = tree_child(dir, v2_name)))
+			tree_add_dir(&tree, dir, v2_name, &child);
+		dir = child;
+	}
+	if (!dir->group[h])
+		dir->group[h] = calloc(1, sizeof(struct v1_group));
+	return dir;
+}
+
+static void root_tuple(struct tuple *t)
+{
+	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
+		t->coord[h] = tree.base;
+}
+
+static void test_agreeing_paths_fold_to_the_v1_path(void)
+{
+	struct tuple t;
+	struct fold_target target;
+	struct v2_dir *a = group(CPU, "a");
+
+	group(MEMORY, "a");
+	root_tuple(&t);
+	t.coord[CPU] = a;
+	t.coord[MEMORY] = a;
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(target.exact);
+	CHECK(target.dir == a);
+	CHECK(!strcmp(target.leaf_name, ""));
+}
+
+static void test_deepest_group_per_hierarchy_is_exact(void)
+{
+	/* cpu:/a/b with memory:/a (memory has no /a/b): memory's limit of /a covers it. */
+	struct tuple t;
+	struct fold_target target;
+	struct v2_dir *ab = group(CPU, "a/b");
+
+	root_tuple(&t);
+	t.coord[CPU] = ab;
+	t.coord[MEMORY] = ab->parent;
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(target.exact);
+	CHECK(target.dir == ab);
+}
+
+static void test_inner_group_tasks_go_to_a_leaf_child(void)
+{
+	/* /a now has a child: its own tasks go to /a/@tasks (v2's no-internal-process rule). */
+	struct tuple t;
+	struct fold_target target;
+	struct v2_dir *a = group(CPU, "a");
+
+	root_tuple(&t);
+	t.coord[CPU] = a;
+	t.coord[MEMORY] = a;
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(target.exact);
+	CHECK(target.dir == a);
+	CHECK(!strcmp(target.leaf_name, CGX_TASKS_LEAF));
+}
+
+static void test_divergent_tuple_nests_under_primary(void)
+{
+	struct tuple t;
+	struct fold_target target;
+	struct v2_dir *students = group(CPU, "students");
+	struct v2_dir *b = group(MEMORY, "b");
+
+	root_tuple(&t);
+	t.coord[CPU] = students;
+	t.coord[MEMORY] = b;
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(!target.exact);
+	CHECK(target.dir == b); /* memory is the primary hierarchy */
+	CHECK(!strcmp(target.leaf_name, "@cpu=students"));
+}
+
+static void test_missing_coordinate_in_shared_dir_diverges(void)
+{
+	/* cpu:/a but memory:/ while memory has /a: /a's memory limit must not apply. */
+	struct tuple t;
+	struct fold_target target;
+
+	root_tuple(&t);
+	t.coord[CPU] = group(CPU, "a");
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(!target.exact);
+	CHECK(target.dir == tree.base);
+	CHECK(!strcmp(target.leaf_name, "@cpu=a"));
+}
+
+static void test_root_tuple_goes_to_base_tasks_leaf(void)
+{
+	struct tuple t;
+	struct fold_target target;
+
+	root_tuple(&t);
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(target.exact);
+	CHECK(target.dir == tree.base);
+	CHECK(!strcmp(target.leaf_name, CGX_TASKS_LEAF));
+}
+
+static void test_long_names_fall_back_to_a_hash(void)
+{
+	char path[200];
+	struct tuple t;
+	struct fold_target target;
+
+	memset(path, 'x', 150);
+	path[150] = '\0';
+	root_tuple(&t);
+	t.coord[CPU] = group(CPU, path);
+	t.coord[CPUSET] = group(CPUSET, "y");
+	memcpy(path, "yy", 2);
+	t.coord[BLKIO] = group(BLKIO, path);
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(!target.exact);
+	CHECK(!strncmp(target.leaf_name, "@~", 2));
+	CHECK(strlen(target.leaf_name) < 255);
+}
+
+static void test_tuple_text_round_trips(void)
+{
+	struct tuple t, back;
+	char text[1024];
+
+	root_tuple(&t);
+	t.coord[CPU] = group(CPU, "a/b");
+	t.coord[MEMORY] = group(MEMORY, "b");
+	CHECK_EQ_INT(fold_tuple_format(&tree, &hiers, &t, text, sizeof(text)), 0);
+	CHECK(!strcmp(text, "cpu,cpuacct:/a/b\nmemory:/b\n"));
+	CHECK_EQ_INT(fold_tuple_parse(&tree, &hiers, text, &back), 0);
+	CHECK(tuple_equal(&t, &back, tree.nr_hier));
+	CHECK_EQ_INT(fold_tuple_parse(&tree, &hiers, "memory:/nope\n", &back), -ENOENT);
+	CHECK_EQ_INT(fold_tuple_parse(&tree, &hiers, "garbage\n", &back), -EINVAL);
+}
+
+static void test_names_are_escaped_both_ways(void)
+{
+	char v2[300];
+
+	CHECK_EQ_INT(tree_escape_name("plain", v2, sizeof(v2)), 0);
+	CHECK(!strcmp(v2, "plain"));
+	CHECK_EQ_INT(tree_escape_name("@tasks", v2, sizeof(v2)), 0);
+	CHECK(!strcmp(v2, "@@@tasks"));
+	CHECK(!strcmp(tree_unescape_name(v2), "@tasks"));
+	CHECK_EQ_INT(tree_escape_name("memory.max", v2, sizeof(v2)), 0);
+	CHECK(!strcmp(v2, "@@memory.max"));
+	CHECK(!strcmp(tree_unescape_name(v2), "memory.max"));
+	CHECK(tree_unescape_name("@cpu=a") == NULL);
+	CHECK(tree_is_cgx_leaf_name(CGX_TASKS_LEAF));
+}
+
+int main(void)
+{
+	hier_set_parse(&hiers, "cpuset;cpu,cpuacct;blkio;memory");
+	tree_init(&tree, hiers.nr);
+	for (unsigned int h = 0; h < hiers.nr; h++)
+		tree.base->group[h] = calloc(1, sizeof(struct v1_group));
+
+	test_agreeing_paths_fold_to_the_v1_path();
+	test_deepest_group_per_hierarchy_is_exact();
+	test_inner_group_tasks_go_to_a_leaf_child();
+	test_divergent_tuple_nests_under_primary();
+	test_missing_coordinate_in_shared_dir_diverges();
+	test_root_tuple_goes_to_base_tasks_leaf();
+	test_long_names_fall_back_to_a_hash();
+	test_tuple_text_round_trips();
+	test_names_are_escaped_both_ways();
+
+	tree_release(&tree);
+	hier_set_release(&hiers);
+	return check_summary("fold");
+}

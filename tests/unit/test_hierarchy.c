@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Hierarchy lists: the classic layout, co-mounts, names, and what the kernel refuses. */
+#include "check.h"
+#include "hierarchy.h"
+#include "v1_files.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int parse(const char *spec)
+{
+	struct cgx_hier_set set;
+	int r = hier_set_parse(&set, spec);
+
+	if (r == 0)
+		hier_set_release(&set);
+	return r;
+}
+
+int main(void)
+{
+	struct cgx_hier_set set;
+	struct hier_alias aliases[CGX_MAX_HIER * CGX_MAX_CONTROLLER];
+	unsigned int nr_aliases;
+
+	CHECK_EQ_INT(hier_set_parse(&set, CGX_DEFAULT_HIERARCHIES), 0);
+	CHECK_EQ_INT(set.nr, 13);
+	CHECK(!strcmp(set.hier[1].dir_name, "cpu,cpuacct"));
+	CHECK(!strcmp(set.hier[12].dir_name, "systemd"));
+	CHECK(!strcmp(set.hier[12].proc_name, "name=systemd"));
+	CHECK_EQ_INT(hier_set_find(&set, "name=systemd"), 12);
+	CHECK_EQ_INT(hier_set_find(&set, "memory"), 3);
+	CHECK_EQ_INT(hier_set_find(&set, "cpu"), -ENOENT);
+
+	/* The symlinks of the classic layout: cpu, cpuacct, net_cls, net_prio. */
+	nr_aliases = hier_set_aliases(&set, aliases);
+	CHECK_EQ_INT(nr_aliases, 4);
+	CHECK(!strcmp(aliases[0].name, "cpu") && aliases[0].hier == 1);
+	CHECK(!strcmp(aliases[3].name, "net_prio") && aliases[3].hier == 6);
+
+	/* Aggregate limits outermost: memory first, then pids, then cpu. */
+	CHECK_EQ_INT(set.primary_order[0], 3);
+	CHECK_EQ_INT(set.primary_order[1], 9);
+	CHECK_EQ_INT(set.primary_order[2], 1);
+
+	/* Every group has the core files; sane_behavior and release_agent only at the root. */
+	CHECK(v1_file_find(&set.hier[1], "tasks") >= 0);
+	int sane = v1_file_find(&set.hier[1], "cgroup.sane_behavior");
+	CHECK(sane >= 0);
+	CHECK(v1_file_present(set.hier[1].files[sane], true));
+	CHECK(!v1_file_present(set.hier[1].files[sane], false));
+	hier_set_release(&set);
+
+	CHECK_EQ_INT(parse("cpu,memory;name=jobs"), 0);
+	CHECK_EQ_INT(parse("cpu;cpu"), -EBUSY);
+	CHECK_EQ_INT(parse("cpu,memory;memory"), -EBUSY);
+	CHECK_EQ_INT(parse("name=a;name=a"), -EBUSY);
+	CHECK_EQ_INT(parse("bogus"), -EINVAL);
+	CHECK_EQ_INT(parse("cpu,,memory"), -EINVAL);
+	CHECK_EQ_INT(parse("cpu;"), -EINVAL);
+	CHECK_EQ_INT(parse("name=bad/name"), -EINVAL);
+	CHECK_EQ_INT(parse("cpu,cpu"), -EINVAL);
+	CHECK_EQ_INT(parse("io"), -EINVAL); /* v1 knows blkio, not io */
+	return check_summary("hierarchy");
+}
