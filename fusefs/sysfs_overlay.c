@@ -79,12 +79,17 @@ int sysfs_overlay_setup(const char *mountpoint)
 	closedir(listing);
 	if (r < 0)
 		return r; /* the detached tmpfs and its binds vanish with tmpfs_fd */
-	if (fsetxattr(tmpfs_fd, OVERLAY_MARK, "1", 1, 0) < 0)
-		return cgx_log_errno(-errno, "cannot mark the tmpfs for " SYSFS_DIR);
 	if (mkdirat(tmpfs_fd, mountpoint + strlen(SYSFS_DIR), 0755) < 0)
 		return cgx_log_errno(-errno, "cannot make %s", mountpoint);
 	if (move_mount(tmpfs_fd, "", AT_FDCWD, SYSFS_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		return cgx_log_errno(-errno, "cannot lay a tmpfs over " SYSFS_DIR);
+	/* A mount fd takes no xattr: the mark goes on once the tmpfs is in place. */
+	if (setxattr(SYSFS_DIR, OVERLAY_MARK, "1", 1, 0) < 0) {
+		int r = cgx_log_errno(-errno, "cannot mark the tmpfs over " SYSFS_DIR);
+
+		umount2(SYSFS_DIR, MNT_DETACH);
+		return r;
+	}
 	return 0;
 }
 

@@ -42,7 +42,13 @@ remove_base() {
 		[ "$(cat "$base/cgroup.events" 2>/dev/null | awk '/populated/ {print $2}')" = 0 ] && break
 		sleep 0.1
 	done
-	find "$base" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+	# A cgroup whose last task just died may refuse rmdir for a moment.
+	for _ in $(seq 50); do
+		find "$base" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+		[ -d "$base" ] || return 0
+		sleep 0.1
+	done
+	echo "scratch base $base left behind" >&2
 }
 
 common_setup() {

@@ -15,10 +15,11 @@ names() {   # the tasks of file $1, as names, sorted
   echo $(printf '%s\n' $out | sort)
 }
 has() { grep -qx "$2" $1 && echo yes || echo no; }   # is pid $2 listed in $1?
+try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }   # ok, or the errno message
 
 mkdir cpu,cpuacct/a memory/b
 sleep 1000 & sp=$!
-parent= child=
+parent="" child=""
 echo "## fresh groups: a=[$(names cpu,cpuacct/a/tasks)] b=[$(names memory/b/tasks)]"
 
 echo $sp > cpu,cpuacct/a/tasks
@@ -45,7 +46,7 @@ parent=$!
 echo $parent > cpu,cpuacct/a/tasks
 echo $parent > memory/b/tasks
 echo go > /tmp/move-tasks.fifo
-for i in $(seq 100); do [ -s /tmp/move-tasks.child ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ -s /tmp/move-tasks.child ] && break; sleep 0.1; done
 child=$(cat /tmp/move-tasks.child)
 echo "a=[$(names cpu,cpuacct/a/tasks)] a/inner=[$(names cpu,cpuacct/a/inner/tasks)] b=[$(names memory/b/tasks)]"
 echo "CHILD in cpu,cpuacct root: $(has cpu,cpuacct/tasks $child)  in memory root: $(has memory/tasks $child)  in freezer root: $(has freezer/tasks $child)"
@@ -55,12 +56,12 @@ echo $sp > cpu,cpuacct/tasks
 echo $child > cpu,cpuacct/tasks
 echo "a=[$(names cpu,cpuacct/a/tasks)] a/inner=[$(names cpu,cpuacct/a/inner/tasks)] b=[$(names memory/b/tasks)]"
 echo "in cpu,cpuacct root: SLEEP $(has cpu,cpuacct/tasks $sp) CHILD $(has cpu,cpuacct/tasks $child) PARENT $(has cpu,cpuacct/tasks $parent)"
-r=$(rmdir cpu,cpuacct/a/inner 2>&1 && echo ok); echo "rmdir emptied a/inner: $r"
-r=$(rmdir memory/b 2>&1 | sed 's/.*: //'); echo "rmdir memory/b: $r"
+r=$(try rmdir cpu,cpuacct/a/inner); echo "rmdir emptied a/inner: $r"
+r=$(try rmdir memory/b); echo "rmdir memory/b: $r"
 
 echo "## after the processes exit"
 kill $sp $child $parent 2>/dev/null; wait $sp $parent 2>/dev/null
-for i in $(seq 50); do [ -s memory/b/tasks ] || break; sleep 0.1; done
+for _ in $(seq 50); do [ -s memory/b/tasks ] || break; sleep 0.1; done
 echo "a=[$(names cpu,cpuacct/a/tasks)] b=[$(names memory/b/tasks)]"
-r=$(rmdir cpu,cpuacct/a memory/b 2>&1 && echo ok); echo "rmdir a b: $r"
+r=$(try rmdir cpu,cpuacct/a memory/b); echo "rmdir a b: $r"
 rm -f /tmp/move-tasks.fifo /tmp/move-tasks.child

@@ -2,7 +2,7 @@
 # accepted values, errno of refused writes, read-back, inheritance on mkdir.
 cd /sys/fs/cgroup || exit 1
 # write value $2 to file $1, print the errno message (or ok) and what reads back
-t() { f=$1; v=$2; r=$(bash -c "echo '$v' > $f" 2>&1 | sed 's/.*: //'); printf 'write %-36s %-8s -> %-24s read: %s\n' "$f" "'$v'" "${r:-ok}" "$(head -c 80 $f 2>/dev/null | tr '\n' '|')"; }
+t() { local f=$1 v=$2 r; r=$(bash -c "echo '$v' > $f" 2>&1 | sed 's/.*: //'); printf 'write %-36s %-8s -> %-24s read: %s\n' "$f" "'$v'" "${r:-ok}" "$(head -c 80 $f 2>/dev/null | tr '\n' '|')"; }
 
 for h in cpu,cpuacct memory pids; do
   mkdir $h/g

@@ -3,7 +3,7 @@
 cd /sys/fs/cgroup || exit 1
 count() { wc -l < $1 2>/dev/null | tr -d ' '; }
 # write value $2 to file $1, print the errno message (or ok) and the line count
-t() { f=$1; v=$2; r=$(bash -c "echo '$v' > $f" 2>&1 | sed 's/.*: //'); printf 'write %-28s %-12s -> %-24s lines: %s\n' "$f" "'$v'" "${r:-ok}" "$(count $f)"; }
+t() { local f=$1 v=$2 r; r=$(bash -c "echo '$v' > $f" 2>&1 | sed 's/.*: //'); printf 'write %-28s %-12s -> %-24s lines: %s\n' "$f" "'$v'" "${r:-ok}" "$(count $f)"; }
 
 for h in cpu,cpuacct memory freezer; do
   mkdir $h/g

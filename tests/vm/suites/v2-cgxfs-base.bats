@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# Runs INSIDE a v2 guest (tests/vm/run-guest v2 ...): a kernel booted with
+# cgroup_no_v1=all, cgroup2 at /sys/fs/cgroup with every controller enabled.
+# cgxfs is started once for the file over the base "cgx".
+# Needs CGX_BUILD (the build directory holding bin/cgxfs).
+
+VIEW=/run/cgx-view
+
+setup_file() {
+  [[ -x ${CGX_BUILD:-}/bin/cgxfs ]] || { echo "CGX_BUILD/bin/cgxfs missing (CGX_BUILD=${CGX_BUILD:-})" >&3; return 1; }
+  mkdir -p "$VIEW"
+  # fd 3 closed: bats waits for every holder of it before it finishes.
+  "$CGX_BUILD/bin/cgxfs" --cgroup2 /sys/fs/cgroup --base cgx -f "$VIEW" \
+    >"${VM_OUT:-/tmp}/cgxfs-base.log" 2>&1 3>&- &
+  echo $! >"$BATS_FILE_TMPDIR/cgxfs.pid"
+  for _ in $(seq 200); do
+    [[ -e $VIEW/cpu,cpuacct/tasks ]] && return 0
+    sleep 0.1
+  done
+  echo "cgxfs did not serve $VIEW within 20 s; see ${VM_OUT:-/tmp}/cgxfs-base.log" >&3
+  return 1
+}
+
+teardown_file() {
+  fusermount3 -u "$VIEW" 2>/dev/null || umount -l "$VIEW" 2>/dev/null || true
+  local pid
+  pid=$(cat "$BATS_FILE_TMPDIR/cgxfs.pid" 2>/dev/null) || return 0
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+}
+
+@test "the guest kernel is pure cgroup2: v1 controllers cannot be mounted" {
+  mkdir -p /tmp/v1try
+  run mount -t cgroup -o cpu cgroup /tmp/v1try
+  [ "$status" -ne 0 ]
+  grep -q 'cgroup2 /sys/fs/cgroup cgroup2' /proc/mounts
+}
+
+@test "the guest root offers and delegates every controller" {
+  for c in cpuset cpu io memory hugetlb pids rdma misc; do
+    grep -qw "$c" /sys/fs/cgroup/cgroup.controllers
+    grep -qw "$c" /sys/fs/cgroup/cgroup.subtree_control
+  done
+}
+
+@test "cgxfs creates its base with cpu, memory, io and pids available" {
+  [ -d /sys/fs/cgroup/cgx ]
+  run cat /sys/fs/cgroup/cgx/cgroup.controllers
+  echo "cgx/cgroup.controllers: $output"
+  [ "$status" -eq 0 ]
+  for c in cpu memory io pids; do
+    [[ " $output " == *" $c "* ]]
+  done
+}
+
+@test "cgxfs serves the classic hierarchies and their symlinks" {
+  for h in cpuset cpu,cpuacct blkio memory devices freezer net_cls,net_prio \
+           perf_event hugetlb pids rdma misc systemd; do
+    [ -f "$VIEW/$h/tasks" ]
+  done
+  [ "$(readlink "$VIEW/cpu")" = cpu,cpuacct ]
+  [ "$(readlink "$VIEW/net_prio")" = net_cls,net_prio ]
+}
+
+@test "a group made in the view is a directory below the base" {
+  mkdir "$VIEW/cpu,cpuacct/vmprobe"
+  sleep 1000 3>&- &
+  local pid=$!
+  echo "$pid" >"$VIEW/cpu,cpuacct/vmprobe/tasks"
+  run grep -rlx "$pid" --include=cgroup.procs /sys/fs/cgroup/cgx
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+  echo "cgroup.procs naming the task: $output"
+  [ "$status" -eq 0 ]
+  [[ $output == /sys/fs/cgroup/cgx/* ]]
+  for _ in $(seq 20); do rmdir "$VIEW/cpu,cpuacct/vmprobe" 2>/dev/null && break; sleep 0.1; done
+  [ ! -e "$VIEW/cpu,cpuacct/vmprobe" ]
+}
