@@ -55,7 +55,10 @@ static void legible_path(const struct v2_dir *group, char *buf, size_t size)
 	for (char *c = path; *c; c++)
 		if (*c == '/')
 			*c = ':';
-	snprintf(buf, size, "%s", path + 1);
+	/* Cut to fit: the name is for reading, and a long one falls back to a hash anyway. */
+	size_t len = strnlen(path + 1, size - 1);
+	memcpy(buf, path + 1, len);
+	buf[len] = '\0';
 }
 
 static int divergent_leaf_name(const struct v2_tree *tree, const struct cgx_hier_set *hiers,

@@ -79,25 +79,25 @@ static int hier_parse_one(struct cgx_hier *hier, const char *entry, size_t len)
 	if (!hier->nr_controllers && !hier->named[0])
 		return -EINVAL;
 
-	for (unsigned int i = 0; i < hier->nr_controllers; i++) {
-		size_t used = strlen(hier->proc_name);
+	/* Built in locals: the names are fields of the same struct. */
+	char controllers[128] = "", proc_name[128];
+	size_t used = 0;
 
-		snprintf(hier->proc_name + used, sizeof(hier->proc_name) - used, "%s%s",
-			 i ? "," : "", hier->controllers[i]);
-	}
-	if (hier->nr_controllers) {
-		snprintf(hier->dir_name, sizeof(hier->dir_name), "%s", hier->proc_name);
-		snprintf(hier->short_name, sizeof(hier->short_name), "%s", hier->controllers[0]);
-	} else {
-		snprintf(hier->dir_name, sizeof(hier->dir_name), "%s", hier->named);
-		snprintf(hier->short_name, sizeof(hier->short_name), "%s", hier->named);
-	}
-	if (hier->named[0]) {
-		size_t used = strlen(hier->proc_name);
-
-		snprintf(hier->proc_name + used, sizeof(hier->proc_name) - used, "%sname=%s",
-			 used ? "," : "", hier->named);
-	}
+	for (unsigned int i = 0; i < hier->nr_controllers; i++)
+		used += snprintf(controllers + used, sizeof(controllers) - used, "%s%s",
+				 i ? "," : "", hier->controllers[i]);
+	if (hier->named[0])
+		snprintf(proc_name, sizeof(proc_name), "%s%sname=%s", controllers, used ? "," : "",
+			 hier->named);
+	else
+		snprintf(proc_name, sizeof(proc_name), "%s", controllers);
+	memcpy(hier->proc_name, proc_name, sizeof(proc_name));
+	if (hier->nr_controllers)
+		memcpy(hier->dir_name, controllers, sizeof(controllers));
+	else
+		memcpy(hier->dir_name, hier->named, sizeof(hier->named));
+	snprintf(hier->short_name, sizeof(hier->short_name), "%.63s",
+		 hier->nr_controllers ? hier->controllers[0] : hier->named);
 	return 0;
 }
 

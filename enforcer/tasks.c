@@ -157,12 +157,21 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 	return 0;
 }
 
+static void prune_leaf_of(struct cgx_ctx *ctx, const struct tuple *tuple)
+{
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		if (tuple_equal(leaf->leaf_tuple, tuple, ctx->tree.nr_hier)) {
+			leaf_prune(ctx, leaf);
+			return;
+		}
+	}
+}
+
 int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threadgroup,
 		     const struct cgx_caller *caller, char *buf)
 {
 	struct tuple current, wanted;
 	char v2_path[PATH_MAX];
-	struct v2_dir *old_leaf;
 	_cleanup_close_ int pidfd = -1;
 	pid_t tid, tgid;
 	int pid, r, inside;
@@ -185,7 +194,6 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 
 	if ((inside = tasks_tuple_of(ctx, tgid, &current, v2_path, sizeof(v2_path))) < 0)
 		return inside;
-	old_leaf = inside ? dir_at_cgroup2_path(ctx, v2_path) : NULL;
 	wanted = current;
 	wanted.coord[hier] = dir;
 	/* Already there, including a process outside the base written to a root. */
@@ -204,7 +212,8 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 moved:
 	if ((r = proc_pidfd_alive(pidfd)) < 0)
 		return r;
-	if (old_leaf && old_leaf->leaf_tuple)
-		leaf_prune(ctx, old_leaf);
+	/* The old tuple's leaf may have moved meanwhile (a parent turned inner): find it by tuple. */
+	if (inside)
+		prune_leaf_of(ctx, &current);
 	return 0;
 }
