@@ -171,10 +171,3 @@ void cgx_unlock(struct cgx_ctx *ctx)
 {
 	pthread_mutex_unlock(&ctx->lock);
 }
-
-int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
-		     const char *name, struct v2_dir *new_parent, const char *new_name)
-{
-	(void)ctx, (void)parent, (void)hier, (void)name, (void)new_parent, (void)new_name;
-	return -EPERM;
-}

@@ -141,7 +141,10 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		cgx_log_errno(r, "cannot record group %s of %s", name, h->dir_name);
 		goto undo;
 	}
-	dir->group[hier] = group;
+	if ((r = tree_attach_group(&ctx->tree, dir, hier, group)) < 0) {
+		state_drop_group(ctx, fd, hier);
+		goto undo;
+	}
 	/* The group exists from here on; what follows only moves leaves to their new places. */
 	inherit_values(ctx, parent, dir, hier);
 	if ((r = relocate_leaves(ctx)) < 0)
@@ -226,11 +229,149 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return fd;
 	if ((r = state_drop_group(ctx, fd, hier)) < 0)
 		return cgx_log_errno(r, "cannot forget group %s", name);
-	v1_group_free(dir->group[hier]);
-	dir->group[hier] = NULL;
+	tree_drop_group(&ctx->tree, dir, hier);
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after rmdir %s", name);
 	return dir_collect(ctx, dir);
+}
+
+struct dir_pair {
+	struct v2_dir *from, *to;
+};
+
+struct dir_map {
+	struct dir_pair *pairs;
+	size_t nr;
+};
+
+static int dir_map_add(struct dir_map *map, struct v2_dir *from, struct v2_dir *to)
+{
+	struct dir_pair *grown = realloc(map->pairs, (map->nr + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	map->pairs = grown;
+	map->pairs[map->nr++] = (struct dir_pair){from, to};
+	return 0;
+}
+
+static struct v2_dir *dir_map_find(const struct dir_map *map, const struct v2_dir *from)
+{
+	for (size_t i = 0; i < map->nr; i++)
+		if (map->pairs[i].from == from)
+			return map->pairs[i].to;
+	return NULL;
+}
+
+/* The v2 directory @v2_name under @parent, made when missing. */
+static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *v2_name,
+		   struct v2_dir **dir)
+{
+	_cleanup_close_ int parent_fd = -1;
+	int r;
+
+	if ((*dir = tree_child(parent, v2_name)))
+		return 0;
+	if ((parent_fd = cgx_dir_open(ctx, parent)) < 0)
+		return parent_fd;
+	if (mkdirat(parent_fd, v2_name, 0755) < 0)
+		return cgx_log_errno(-errno, "cannot create v2 directory %s", v2_name);
+	if ((r = tree_add_dir(&ctx->tree, parent, v2_name, dir)) < 0)
+		unlinkat(parent_fd, v2_name, AT_REMOVEDIR);
+	return r;
+}
+
+/*
+ * Hands hierarchy @hier's group at @from, and its subtree, to @to. Each v2
+ * directory gets the records before the old one loses them: a daemon killed
+ * half-way finds the group twice at worst, never lost.
+ */
+static int move_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
+			      unsigned int hier, struct dir_map *map)
+{
+	_cleanup_close_ int from_fd = -1, to_fd = -1;
+	int r;
+
+	if ((to_fd = cgx_dir_open(ctx, to)) < 0 || (from_fd = cgx_dir_open(ctx, from)) < 0)
+		return to_fd < 0 ? to_fd : from_fd;
+	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0 ||
+	    (r = state_drop_group(ctx, from_fd, hier)) < 0)
+		return cgx_log_errno(r, "cannot carry group %s over", from->name);
+	/* The same group object, so its inode numbers follow it to the new name. */
+	if ((r = tree_attach_group(&ctx->tree, to, hier, tree_detach_group(from, hier))) < 0)
+		return r;
+	if ((r = dir_map_add(map, from, to)) < 0)
+		return r;
+	v2_dir_for_each_child(child, from) {
+		struct v2_dir *child_to;
+
+		if (!child->group[hier])
+			continue;
+		if ((r = dir_get(ctx, to, child->name, &child_to)) < 0 ||
+		    (r = move_group_subtree(ctx, child, child_to, hier, map)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Removes the directories of a moved subtree that no longer serve anything, deepest first. */
+static void collect_subtree(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	for (struct v2_dir *child = dir->first_child, *next; child; child = next) {
+		next = child->next_sibling;
+		collect_subtree(ctx, child);
+	}
+	dir_collect(ctx, dir);
+}
+
+/*
+ * v2 has no rename, so a v1 rename rebuilds the group's subtree under the
+ * new name and moves its leaves' processes there; the other hierarchies
+ * sharing the old directories keep them.
+ */
+int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
+		     const char *name, struct v2_dir *new_parent, const char *new_name)
+{
+	struct dir_map map = {0};
+	struct v2_dir *from, *to, *existing;
+	char v2_name[512];
+	int r;
+
+	if ((r = cgx_group_lookup(ctx, parent, hier, name, &from)) < 0)
+		return cgx_file_lookup(ctx, parent, hier, name) >= 0 ? -ENOTDIR : r;
+	if (new_parent != parent)
+		return -EIO; /* cgroup1_rename: only within the parent */
+	if ((r = check_group_name(new_name)) < 0)
+		return r;
+	if (!strcmp(name, new_name))
+		return 0;
+	if (cgx_file_lookup(ctx, parent, hier, new_name) >= 0 ||
+	    cgx_group_lookup(ctx, parent, hier, new_name, &existing) == 0)
+		return -EEXIST;
+	if ((r = tree_escape_name(new_name, v2_name, sizeof(v2_name))) < 0)
+		return r;
+	if ((r = dir_get(ctx, parent, v2_name, &to)) < 0)
+		return r;
+	r = move_group_subtree(ctx, from, to, hier, &map);
+	/* Leaves follow their groups, moved or not yet: no tuple may name a group that left. */
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		struct v2_dir *moved = dir_map_find(&map, leaf->leaf_tuple->coord[hier]);
+		_cleanup_close_ int fd = -1;
+
+		if (!moved)
+			continue;
+		leaf->leaf_tuple->coord[hier] = moved;
+		if ((fd = cgx_dir_open(ctx, leaf)) >= 0)
+			state_save_tuple(ctx, fd, leaf->leaf_tuple);
+	}
+	free(map.pairs);
+	if (r < 0)
+		return r;
+	if ((r = relocate_leaves(ctx)) < 0)
+		cgx_log_errno(r, "leaves not yet in place after rename of %s", name);
+	collect_subtree(ctx, from);
+	dir_sync_controllers(ctx, parent);
+	return 0;
 }
 
 static struct v1_file_attr *find_file_attr(const struct v1_group *group, unsigned int file)

@@ -16,6 +16,9 @@ int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
 int state_load(struct cgx_ctx *ctx);
 struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t gid, mode_t mode);
 int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struct v1_group *group);
+/* The group record with every value and file attribute, as a rename carries them over. */
+int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
+			 const struct v1_group *group);
 int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier);
 int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
 			 const struct v1_file_attr *attr);

@@ -58,6 +58,28 @@ int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struc
 	return v2_xattr_set(fd, name, value, len);
 }
 
+int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
+			 const struct v1_group *group)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+	char name[512];
+	int r;
+
+	if ((r = state_save_group(ctx, fd, hier, group)) < 0)
+		return r;
+	for (unsigned int file = 0; file < group->nr_values; file++) {
+		if (!group->values[file])
+			continue;
+		snprintf(name, sizeof(name), XATTR_VALUE "%s/%s", h->proc_name, h->files[file]->name);
+		if ((r = v2_xattr_set(fd, name, group->values[file], strlen(group->values[file]))) < 0)
+			return r;
+	}
+	for (unsigned int i = 0; i < group->nr_file_attrs; i++)
+		if ((r = state_save_file_attr(ctx, fd, hier, &group->file_attrs[i])) < 0)
+			return r;
+	return 0;
+}
+
 int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
 {
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
@@ -224,9 +246,8 @@ static int load_group_marker(struct cgx_ctx *ctx, struct v2_dir *dir, const char
 		return -ENOMEM;
 	group->creator_uid = cuid;
 	group->creator_gid = cgid;
-	v1_group_free(dir->group[h]);
-	dir->group[h] = group;
-	return 0;
+	tree_drop_group(&ctx->tree, dir, h);
+	return tree_attach_group(&ctx->tree, dir, h, group);
 }
 
 static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char *rest,
@@ -374,9 +395,10 @@ int state_load(struct cgx_ctx *ctx)
 	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
 		if (ctx->tree.base->group[h])
 			continue;
-		ctx->tree.base->group[h] = state_new_group(&ctx->hiers.hier[h], 0, 0, 0755);
-		if (!ctx->tree.base->group[h])
-			r = -ENOMEM;
+		/* kernfs_create_root(): a hierarchy's root directory is 0555. */
+		struct v1_group *root = state_new_group(&ctx->hiers.hier[h], 0, 0, 0555);
+
+		r = root ? tree_attach_group(&ctx->tree, ctx->tree.base, h, root) : -ENOMEM;
 	}
 	while (pending) {
 		struct pending_tuple *p = pending;

@@ -20,8 +20,8 @@ static unsigned int id_bucket(const struct v2_tree *tree, uint64_t id)
 static int tree_grow_ids(struct v2_tree *tree)
 {
 	unsigned int nr = tree->nr_id_buckets ? tree->nr_id_buckets * 2 : 1024;
-	struct v2_dir **buckets = calloc(nr, sizeof(*buckets));
-	struct v2_dir **old = tree->id_buckets;
+	struct v1_group **buckets = calloc(nr, sizeof(*buckets));
+	struct v1_group **old = tree->id_buckets;
 	unsigned int old_nr = tree->nr_id_buckets;
 
 	if (!buckets)
@@ -29,12 +29,12 @@ static int tree_grow_ids(struct v2_tree *tree)
 	tree->id_buckets = buckets;
 	tree->nr_id_buckets = nr;
 	for (unsigned int i = 0; i < old_nr; i++) {
-		for (struct v2_dir *dir = old[i], *next; dir; dir = next) {
-			unsigned int b = id_bucket(tree, dir->id);
+		for (struct v1_group *group = old[i], *next; group; group = next) {
+			unsigned int b = id_bucket(tree, group->id);
 
-			next = dir->id_next;
-			dir->id_next = buckets[b];
-			buckets[b] = dir;
+			next = group->id_next;
+			group->id_next = buckets[b];
+			buckets[b] = group;
 		}
 	}
 	free(old);
@@ -43,25 +43,76 @@ static int tree_grow_ids(struct v2_tree *tree)
 
 static int tree_new_dir(struct v2_tree *tree, const char *v2_name, struct v2_dir **out)
 {
-	struct v2_dir *dir;
-	unsigned int b;
-	int r;
+	struct v2_dir *dir = calloc(1, sizeof(*dir));
 
-	if (tree->nr_dirs + 1 > tree->nr_id_buckets && (r = tree_grow_ids(tree)) < 0)
-		return r;
-	dir = calloc(1, sizeof(*dir));
 	if (!dir || !(dir->name = strdup(v2_name))) {
 		free(dir);
 		return -ENOMEM;
 	}
-	dir->id = tree->next_id++;
 	dir->created = time(NULL);
-	b = id_bucket(tree, dir->id);
-	dir->id_next = tree->id_buckets[b];
-	tree->id_buckets[b] = dir;
 	tree->nr_dirs++;
 	*out = dir;
 	return 0;
+}
+
+int tree_attach_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier,
+		      struct v1_group *group)
+{
+	int r;
+
+	if (!group->id) {
+		unsigned int b;
+
+		if (tree->nr_groups + 1 > tree->nr_id_buckets && (r = tree_grow_ids(tree)) < 0)
+			return r;
+		group->id = tree->next_id++;
+		b = id_bucket(tree, group->id);
+		group->id_next = tree->id_buckets[b];
+		tree->id_buckets[b] = group;
+		tree->nr_groups++;
+	}
+	group->dir = dir;
+	group->hier = hier;
+	dir->group[hier] = group;
+	return 0;
+}
+
+struct v1_group *tree_detach_group(struct v2_dir *dir, unsigned int hier)
+{
+	struct v1_group *group = dir->group[hier];
+
+	dir->group[hier] = NULL;
+	if (group)
+		group->dir = NULL;
+	return group;
+}
+
+void tree_drop_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier)
+{
+	struct v1_group *group = tree_detach_group(dir, hier);
+
+	if (!group)
+		return;
+	if (group->id) {
+		struct v1_group **link = &tree->id_buckets[id_bucket(tree, group->id)];
+
+		while (*link != group)
+			link = &(*link)->id_next;
+		*link = group->id_next;
+		tree->nr_groups--;
+	}
+	v1_group_free(group);
+}
+
+struct v1_group *tree_group_by_id(const struct v2_tree *tree, uint64_t id)
+{
+	if (!tree->nr_id_buckets)
+		return NULL;
+	for (struct v1_group *group = tree->id_buckets[id_bucket(tree, id)]; group;
+	     group = group->id_next)
+		if (group->id == id)
+			return group;
+	return NULL;
 }
 
 int tree_init(struct v2_tree *tree, unsigned int nr_hier)
@@ -85,15 +136,10 @@ void v1_group_free(struct v1_group *group)
 
 static void tree_free_dir(struct v2_tree *tree, struct v2_dir *dir)
 {
-	struct v2_dir **link = &tree->id_buckets[id_bucket(tree, dir->id)];
-
-	while (*link != dir)
-		link = &(*link)->id_next;
-	*link = dir->id_next;
 	tree->nr_dirs--;
 	tree_clear_leaf(tree, dir);
 	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
-		v1_group_free(dir->group[h]);
+		tree_drop_group(tree, dir, h);
 	free(dir->name);
 	free(dir);
 }
@@ -149,16 +195,6 @@ struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name)
 	v2_dir_for_each_child(child, dir)
 		if (!strcmp(child->name, v2_name))
 			return child;
-	return NULL;
-}
-
-struct v2_dir *tree_dir_by_id(const struct v2_tree *tree, uint64_t id)
-{
-	if (!tree->nr_id_buckets)
-		return NULL;
-	for (struct v2_dir *dir = tree->id_buckets[id_bucket(tree, id)]; dir; dir = dir->id_next)
-		if (dir->id == id)
-			return dir;
 	return NULL;
 }
 

@@ -28,6 +28,14 @@ struct v1_file_attr {
 
 /* What hierarchy h keeps for its group at one v2 directory. */
 struct v1_group {
+	/*
+	 * Stable for the group's life, also across a rename that moves it to
+	 * another v2 directory: the basis of its inode numbers.
+	 */
+	uint64_t id;
+	struct v1_group *id_next;
+	struct v2_dir *dir;
+	unsigned int hier;
 	uid_t uid; /* the group directory's owner and mode */
 	gid_t gid;
 	mode_t mode;
@@ -51,9 +59,7 @@ struct v2_dir {
 	struct v2_dir *first_child;
 	struct v2_dir *next_sibling;
 	unsigned int nr_children;
-	uint64_t id; /* stable for the directory's life; the basis of inode numbers */
 	time_t created;
-	struct v2_dir *id_next;
 	struct v1_group *group[CGX_MAX_HIER];
 	/* Non-NULL when processes of this tuple live here. */
 	struct tuple *leaf_tuple;
@@ -65,9 +71,10 @@ struct v2_dir {
 
 struct v2_tree {
 	struct v2_dir *base;
-	struct v2_dir **id_buckets;
+	struct v1_group **id_buckets;
 	unsigned int nr_id_buckets;
 	unsigned int nr_dirs;
+	unsigned int nr_groups;
 	uint64_t next_id;
 	struct v2_dir *leaves;
 	unsigned int nr_hier;
@@ -84,7 +91,14 @@ int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_nam
 /* Unlinks and frees @dir, which must have no children. */
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir);
 struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name);
-struct v2_dir *tree_dir_by_id(const struct v2_tree *tree, uint64_t id);
+/* Makes @group hierarchy @hier's group at @dir; a new group gets its id here. */
+int tree_attach_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier,
+		      struct v1_group *group);
+/* Takes the group of @hier off @dir, keeping its id (for a rename); returns it. */
+struct v1_group *tree_detach_group(struct v2_dir *dir, unsigned int hier);
+/* Detaches, forgets and frees the group of @hier at @dir. */
+void tree_drop_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier);
+struct v1_group *tree_group_by_id(const struct v2_tree *tree, uint64_t id);
 
 int tree_set_leaf(struct v2_tree *tree, struct v2_dir *dir, const struct tuple *tuple);
 void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Inode numbers of the view. A group's number is derived from its v2
- * directory's id, which lives as long as the group, so numbers stay stable
- * and are never reused while the daemon runs:
- *   1                          the mount root
- *   (alias << 8) | 2           a symlink such as cpu -> cpu,cpuacct
- *   (dir << 16) | (hier << 8)  the directory of group (dir, hier)
- *   ... | (file + 1)           one of its files
+ * Inode numbers of the view. A group's number is derived from its id, which
+ * lives as long as the group (a rename included: the kernel keeps the inode
+ * of a renamed directory), and is never reused while the daemon runs:
+ *   1                       the mount root
+ *   ALIAS_INO_BIT | alias   a symlink such as cpu -> cpu,cpuacct
+ *   group << 8              the directory of a group
+ *   (group << 8) | file+1   one of its files
  */
+#define ALIAS_INO_BIT (1ULL << 63)
 #ifndef CGXFS_INODE_H
 #define CGXFS_INODE_H
 
@@ -31,11 +32,11 @@ static inline fuse_ino_t node_ino(const struct node *node)
 	case NODE_ROOT:
 		return FUSE_ROOT_ID;
 	case NODE_ALIAS:
-		return ((fuse_ino_t)node->alias << 8) | 2;
+		return ALIAS_INO_BIT | node->alias;
 	case NODE_GROUP:
-		return (node->dir->id << 16) | ((fuse_ino_t)node->hier << 8);
+		return node->dir->group[node->hier]->id << 8;
 	case NODE_FILE:
-		return (node->dir->id << 16) | ((fuse_ino_t)node->hier << 8) | (node->file + 1);
+		return (node->dir->group[node->hier]->id << 8) | (node->file + 1);
 	}
 	return 0;
 }

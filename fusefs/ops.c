@@ -50,34 +50,35 @@ static struct cgx_caller req_caller(fuse_req_t req)
 static int node_decode(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node)
 {
 	struct hier_alias aliases[CGX_MAX_HIER * CGX_MAX_CONTROLLER];
-	uint64_t dir_id = ino >> 16;
-	unsigned int hier = (ino >> 8) & 0xff, slot = ino & 0xff;
+	struct v1_group *group;
+	unsigned int slot = ino & 0xff;
 
 	memset(node, 0, sizeof(*node));
 	if (ino == FUSE_ROOT_ID) {
 		node->kind = NODE_ROOT;
 		return 0;
 	}
-	if (dir_id == 0) {
-		if (slot != 2 || hier >= hier_set_aliases(&ctx->hiers, aliases))
+	if (ino & ALIAS_INO_BIT) {
+		node->alias = ino & ~ALIAS_INO_BIT;
+		if (node->alias >= hier_set_aliases(&ctx->hiers, aliases))
 			return -ENOENT;
 		node->kind = NODE_ALIAS;
-		node->alias = hier;
-		node->hier = aliases[hier].hier;
+		node->hier = aliases[node->alias].hier;
 		return 0;
 	}
-	if (hier >= ctx->hiers.nr || !(node->dir = tree_dir_by_id(&ctx->tree, dir_id)) ||
-	    !cgx_is_group(node->dir, hier))
+	/* A group removed since the kernel learnt its inode answers ENOENT. */
+	if (!(group = tree_group_by_id(&ctx->tree, ino >> 8)) || !group->dir)
 		return -ENOENT;
-	node->hier = hier;
+	node->dir = group->dir;
+	node->hier = group->hier;
 	if (slot == 0) {
 		node->kind = NODE_GROUP;
 		return 0;
 	}
 	node->kind = NODE_FILE;
 	node->file = slot - 1;
-	if (node->file >= ctx->hiers.hier[hier].nr_files ||
-	    !v1_file_present(ctx->hiers.hier[hier].files[node->file],
+	if (node->file >= ctx->hiers.hier[node->hier].nr_files ||
+	    !v1_file_present(ctx->hiers.hier[node->hier].files[node->file],
 			     node->dir == ctx->tree.base))
 		return -ENOENT;
 	return 0;
@@ -501,12 +502,9 @@ static void op_rename(fuse_req_t req, fuse_ino_t parent_ino, const char *name,
 		r = flags ? -EINVAL : -EPERM;
 		goto out;
 	}
-	/* kernfs: a group moves only within its parent (cgroup1_rename). */
-	if (new_parent_ino != parent_ino) {
-		r = -EIO;
-		goto out;
-	}
-	r = cgx_group_rename(ctx, parent.dir, parent.hier, name, new_parent.dir, new_name);
+	/* kernfs: a group moves only within its parent (cgroup1_rename says EIO). */
+	r = cgx_group_rename(ctx, parent.dir, parent.hier, name,
+			     new_parent_ino == parent_ino ? new_parent.dir : NULL, new_name);
 out:
 	fuse_reply_err(req, -r);
 }

@@ -247,3 +247,39 @@ b"
 	run "$CGXFS" --version
 	[[ "$output" == "cgxfs "* ]]
 }
+
+@test "a hierarchy root directory is 0555 as kernfs makes it" {
+	[ "$(stat -c %a "$MNT/memory")" = 555 ]
+	mkdir "$MNT/memory/child"
+	[ "$(stat -c %a "$MNT/memory/child")" = 755 ]
+}
+
+@test "rename of a group within its parent carries its tasks, values and children" {
+	spawn_sleeper
+	mkdir -p "$MNT/cpu,cpuacct/old/kid" "$MNT/memory/old"
+	echo 1 >"$MNT/cpu,cpuacct/old/notify_on_release"
+	echo "$pid" >"$MNT/cpu,cpuacct/old/tasks"
+	mv "$MNT/cpu,cpuacct/old" "$MNT/cpu,cpuacct/new"
+	[ ! -e "$MNT/cpu,cpuacct/old" ]
+	[ -d "$MNT/cpu,cpuacct/new/kid" ]
+	[ "$(cat "$MNT/cpu,cpuacct/new/tasks")" = "$pid" ]
+	[ "$(cat "$MNT/cpu,cpuacct/new/notify_on_release")" = 1 ]
+	# memory keeps its own group at the old path.
+	[ -d "$MNT/memory/old" ]
+	[ "$(v2_path_of "$pid")" = "/$BASE/new/@tasks" ]
+	stop_cgxfs
+	start_cgxfs
+	[ "$(cat "$MNT/cpu,cpuacct/new/tasks")" = "$pid" ]
+	[ -d "$MNT/cpu,cpuacct/new/kid" ]
+}
+
+@test "rename gets the kernel's errno for files, other parents and existing names" {
+	mkdir -p "$MNT/pids/g/sub" "$MNT/pids/g/taken"
+	run mv "$MNT/pids/g/tasks" "$MNT/pids/g/tasks2"
+	[[ "$output" == *"Not a directory"* ]]
+	run mv -T "$MNT/pids/g/sub" "$MNT/pids/sub3"
+	[[ "$output" == *"Input/output error"* ]]
+	run mv -T "$MNT/pids/g/sub" "$MNT/pids/g/taken"
+	[ "$status" -ne 0 ]
+	[ -d "$MNT/pids/g/sub" ]
+}
