@@ -61,6 +61,8 @@ common_setup() {
 }
 
 common_teardown() {
+	# A test's cwd inside the mount would keep it busy and break find below.
+	cd /
 	for pid in ${SLEEPERS:-}; do kill -9 "$pid" 2>/dev/null || true; done
 	stop_cgxfs
 	remove_base

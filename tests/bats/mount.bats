@@ -11,6 +11,7 @@ setup() {
 }
 
 teardown() {
+	cd /
 	# A daemon left in a failed test's private namespace is ended too.
 	pkill -f -- "--base $BASE " 2>/dev/null || true
 	sleep 0.2
