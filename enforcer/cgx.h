@@ -54,12 +54,10 @@ const char *cgx_group_name(const struct v2_dir *dir);
 int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
 		     const char *name, struct v2_dir **child);
 /* Next child group after @prev (NULL: the first) of @parent in @hier, NULL at the end. */
-struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier,
-				    struct v2_dir *prev);
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev);
 unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier);
-int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
-		    const char *name, const struct cgx_caller *caller, mode_t mode,
-		    struct v2_dir **child);
+int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name,
+		    const struct cgx_caller *caller, mode_t mode, struct v2_dir **child);
 int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
 		    const char *name);
 int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,

@@ -87,8 +87,8 @@ static int read_controllers(struct cgx_ctx *ctx)
 	if (r < 0)
 		return cgx_log_errno(r, "%s/%s is not a cgroup2 directory", ctx->cgroup2_path,
 				     ctx->base_relpath);
-	snprintf(ctx->controllers, sizeof(ctx->controllers), "%.*s",
-		 (int)strcspn(text.buf, "\n"), text.buf);
+	snprintf(ctx->controllers, sizeof(ctx->controllers), "%.*s", (int)strcspn(text.buf, "\n"),
+		 text.buf);
 	return 0;
 }
 
@@ -114,8 +114,9 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		goto fail;
 	}
 	if ((r = check_base(options->base)) < 0) {
-		cgx_log_errno(r, "base '%s' must be a directory below the cgroup2 mount, "
-				 "never its root",
+		cgx_log_errno(r,
+			      "base '%s' must be a directory below the cgroup2 mount, "
+			      "never its root",
 			      options->base);
 		goto fail;
 	}
@@ -138,8 +139,7 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		goto fail;
 	}
 	/* A daemon killed mid-way may have left leaves in the wrong place. */
-	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 ||
-	    (r = relocate_leaves(ctx)) < 0)
+	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 || (r = relocate_leaves(ctx)) < 0)
 		goto fail;
 	*out = ctx;
 	return 0;

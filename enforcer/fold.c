@@ -19,7 +19,7 @@ struct v2_dir *fold_group_of(const struct v2_dir *dir, unsigned int h)
 
 bool fold_dir_is_inner(const struct v2_dir *dir)
 {
-	v2_dir_for_each_child(child, dir)
+	v2_dir_for_each_child (child, dir)
 		if (strcmp(child->name, CGX_TASKS_LEAF))
 			return true;
 	return false;
@@ -171,8 +171,8 @@ struct v2_dir *fold_lookup_group(const struct v2_tree *tree, unsigned int h, con
 	return dir;
 }
 
-int fold_tuple_parse(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
-		     const char *text, struct tuple *tuple)
+int fold_tuple_parse(const struct v2_tree *tree, const struct cgx_hier_set *hiers, const char *text,
+		     struct tuple *tuple)
 {
 	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
 		tuple->coord[h] = tree->base;

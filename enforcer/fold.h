@@ -38,8 +38,8 @@ bool fold_dir_is_inner(const struct v2_dir *dir);
 int fold_tuple_format(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 		      const struct tuple *tuple, char *buf, size_t size);
 /* The inverse; -EINVAL for a malformed line, -ENOENT for a group that does not exist. */
-int fold_tuple_parse(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
-		     const char *text, struct tuple *tuple);
+int fold_tuple_parse(const struct v2_tree *tree, const struct cgx_hier_set *hiers, const char *text,
+		     struct tuple *tuple);
 
 /* The v2 directory of v1 path @path ("/a/b") in hierarchy @h, or NULL. */
 struct v2_dir *fold_lookup_group(const struct v2_tree *tree, unsigned int h, const char *path);

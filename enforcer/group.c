@@ -44,8 +44,7 @@ int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	return 0;
 }
 
-struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier,
-				    struct v2_dir *prev)
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev)
 {
 	struct v2_dir *dir = prev ? prev->next_sibling : parent->first_child;
 
@@ -58,7 +57,7 @@ unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier)
 {
 	unsigned int n = 0;
 
-	v2_dir_for_each_child(child, dir)
+	v2_dir_for_each_child (child, dir)
 		n += child->group[hier] != NULL;
 	return n;
 }
@@ -98,9 +97,8 @@ static void inherit_values(struct cgx_ctx *ctx, struct v2_dir *parent, struct v2
 	}
 }
 
-int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
-		    const char *name, const struct cgx_caller *caller, mode_t mode,
-		    struct v2_dir **child)
+int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name,
+		    const struct cgx_caller *caller, mode_t mode, struct v2_dir **child)
 {
 	const struct cgx_hier *h = &ctx->hiers.hier[hier];
 	struct v1_group *group = NULL;
@@ -212,8 +210,7 @@ static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int
 	return 0;
 }
 
-int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
-		    const char *name)
+int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name)
 {
 	_cleanup_close_ int fd = -1;
 	struct v2_dir *dir;
@@ -302,7 +299,7 @@ static int move_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 		return r;
 	if ((r = dir_map_add(map, from, to)) < 0)
 		return r;
-	v2_dir_for_each_child(child, from) {
+	v2_dir_for_each_child (child, from) {
 		struct v2_dir *child_to;
 
 		if (!child->group[hier])
@@ -474,7 +471,8 @@ ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 
 	if (!row->write)
 		return -EINVAL;
-	/* kernfs hands a write handler at most a page, NUL-terminated; the rest is a short write. */
+	/* kernfs hands a write handler at most a page, NUL-terminated; the rest is a short write.
+	 */
 	if (len > KERNFS_PAGE)
 		len = KERNFS_PAGE;
 	memcpy(page, buf, len);

@@ -10,8 +10,8 @@
 
 /* The v1 controllers of Linux, in the kernel's subsystem order. */
 static const char *const known_controllers[] = {
-	"cpuset",  "cpu",        "cpuacct",  "blkio",   "memory", "devices", "freezer",
-	"net_cls", "perf_event", "net_prio", "hugetlb", "pids",   "rdma",    "misc",
+	"cpuset",  "cpu",	 "cpuacct",  "blkio",	"memory", "devices", "freezer",
+	"net_cls", "perf_event", "net_prio", "hugetlb", "pids",	  "rdma",    "misc",
 };
 
 /*
@@ -25,7 +25,8 @@ static const char *const primary_rank[] = {
 static const char *known_controller(const char *name, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(known_controllers); i++)
-		if (strlen(known_controllers[i]) == len && !strncmp(known_controllers[i], name, len))
+		if (strlen(known_controllers[i]) == len &&
+		    !strncmp(known_controllers[i], name, len))
 			return known_controllers[i];
 	return NULL;
 }

@@ -45,7 +45,6 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
 
 /* tasks.c */
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */
-int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path,
-		   size_t size);
+int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path, size_t size);
 
 #endif

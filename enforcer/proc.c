@@ -100,8 +100,9 @@ int proc_start_time(pid_t pid, unsigned long long *start)
 	if (!(after_comm = strrchr(stat.buf, ')')))
 		return -EIO;
 	/* Field 22 is the 20th after comm. */
-	if (sscanf(after_comm + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-				   "%*d %*d %*d %*d %llu",
+	if (sscanf(after_comm + 1,
+		   " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+		   "%*d %*d %*d %*d %llu",
 		   start) != 1)
 		return -EIO;
 	return 0;

@@ -16,7 +16,8 @@ int proc_tgid(pid_t tid, pid_t *tgid);
 int proc_creds(pid_t pid, struct proc_creds *creds);
 /* The path after "0::" in /proc/PID/cgroup, e.g. "/cgx/a". */
 int proc_cgroup2_path(pid_t pid, char *buf, size_t size);
-/* Start time in clock ticks since boot (field 22 of /proc/PID/stat): a pid's identity over reuse. */
+/* Start time in clock ticks since boot (field 22 of /proc/PID/stat): a pid's identity over reuse.
+ */
 int proc_start_time(pid_t pid, unsigned long long *start);
 
 /* A pidfd that pins @pid (a thread group leader) against reuse while a move runs. */

@@ -231,7 +231,8 @@ int relocate_leaves(struct cgx_ctx *ctx)
 		     leaf = leaf->leaf_next) {
 			struct fold_target target;
 
-			if ((r = fold_tuple(&ctx->tree, &ctx->hiers, leaf->leaf_tuple, &target)) < 0)
+			if ((r = fold_tuple(&ctx->tree, &ctx->hiers, leaf->leaf_tuple, &target)) <
+			    0)
 				return r;
 			if (!leaf_in_place(leaf, &target))
 				misplaced = leaf;

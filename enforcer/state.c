@@ -70,8 +70,10 @@ int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
 	for (unsigned int file = 0; file < group->nr_values; file++) {
 		if (!group->values[file])
 			continue;
-		snprintf(name, sizeof(name), XATTR_VALUE "%s/%s", h->proc_name, h->files[file]->name);
-		if ((r = v2_xattr_set(fd, name, group->values[file], strlen(group->values[file]))) < 0)
+		snprintf(name, sizeof(name), XATTR_VALUE "%s/%s", h->proc_name,
+			 h->files[file]->name);
+		if ((r = v2_xattr_set(fd, name, group->values[file], strlen(group->values[file]))) <
+		    0)
 			return r;
 	}
 	for (unsigned int i = 0; i < group->nr_file_attrs; i++)

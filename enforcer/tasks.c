@@ -49,8 +49,7 @@ static struct v2_dir *dir_at_cgroup2_path(struct cgx_ctx *ctx, const char *v2_pa
 	return dir;
 }
 
-int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path,
-		   size_t size)
+int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path, size_t size)
 {
 	struct v2_dir *dir;
 	int r = proc_cgroup2_path(pid, v2_path, size);
@@ -212,7 +211,8 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 moved:
 	if ((r = proc_pidfd_alive(pidfd)) < 0)
 		return r;
-	/* The old tuple's leaf may have moved meanwhile (a parent turned inner): find it by tuple. */
+	/* The old tuple's leaf may have moved meanwhile (a parent turned inner): find it by tuple.
+	 */
 	if (inside)
 		prune_leaf_of(ctx, &current);
 	return 0;

@@ -8,8 +8,8 @@
 
 /* v2 interface files are named "<controller or cgroup>.<knob>": such names cannot be groups. */
 static const char *const v2_file_prefixes[] = {
-	"cgroup.", "cpu.", "cpuset.", "io.", "memory.", "hugetlb.", "pids.", "rdma.", "misc.",
-	"irq.",
+	"cgroup.",  "cpu.",  "cpuset.", "io.",	 "memory.",
+	"hugetlb.", "pids.", "rdma.",	"misc.", "irq.",
 };
 
 static unsigned int id_bucket(const struct v2_tree *tree, uint64_t id)
@@ -192,7 +192,7 @@ void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir)
 
 struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name)
 {
-	v2_dir_for_each_child(child, dir)
+	v2_dir_for_each_child (child, dir)
 		if (!strcmp(child->name, v2_name))
 			return child;
 	return NULL;

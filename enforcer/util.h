@@ -50,7 +50,10 @@ struct strbuf {
 	size_t cap;
 };
 
-#define STRBUF_INIT {NULL, 0, 0}
+#define STRBUF_INIT                                                                                \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 int strbuf_add(struct strbuf *sb, const char *data, size_t len);
 int strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

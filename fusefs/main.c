@@ -100,7 +100,8 @@ static void clear_dead_mount(const char *mountpoint)
 	struct stat st;
 
 	if (stat(mountpoint, &st) < 0 && errno == ENOTCONN) {
-		cgx_log(CGX_LOG_WARNING, "%s: dead mount of a previous daemon, detached", mountpoint);
+		cgx_log(CGX_LOG_WARNING, "%s: dead mount of a previous daemon, detached",
+			mountpoint);
 		umount2(mountpoint, MNT_DETACH);
 	}
 }

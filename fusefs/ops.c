@@ -92,7 +92,8 @@ static int node_stat(struct cgx_ctx *ctx, const struct node *node, struct stat *
 	memset(st, 0, sizeof(*st));
 	st->st_ino = node_ino(node);
 	st->st_blksize = 4096;
-	st->st_atime = st->st_mtime = st->st_ctime = (node->dir ? node->dir : ctx->tree.base)->created;
+	st->st_atime = st->st_mtime = st->st_ctime =
+		(node->dir ? node->dir : ctx->tree.base)->created;
 	switch (node->kind) {
 	case NODE_ROOT:
 		st->st_mode = S_IFDIR | 0755;
@@ -150,8 +151,8 @@ static int lookup_in_root(struct cgx_ctx *ctx, const char *name, struct node *no
 	}
 	for (unsigned int a = 0; a < nr_aliases; a++) {
 		if (!strcmp(aliases[a].name, name)) {
-			*node = (struct node){.kind = NODE_ALIAS, .hier = aliases[a].hier,
-					      .alias = a};
+			*node = (struct node){
+				.kind = NODE_ALIAS, .hier = aliases[a].hier, .alias = a};
 			return 0;
 		}
 	}
@@ -164,8 +165,8 @@ static int lookup_in_group(struct cgx_ctx *ctx, const struct node *parent, const
 	int file = cgx_file_lookup(ctx, parent->dir, parent->hier, name);
 
 	if (file >= 0) {
-		*node = (struct node){.kind = NODE_FILE, .dir = parent->dir, .hier = parent->hier,
-				      .file = file};
+		*node = (struct node){
+			.kind = NODE_FILE, .dir = parent->dir, .hier = parent->hier, .file = file};
 		return 0;
 	}
 	*node = (struct node){.kind = NODE_GROUP, .hier = parent->hier};
@@ -287,16 +288,16 @@ static void readdir_root(fuse_req_t req, struct cgx_ctx *ctx, char *buf, size_t 
 	}
 }
 
-static void readdir_group(fuse_req_t req, struct cgx_ctx *ctx, const struct node *group,
-			  char *buf, size_t size, off_t off, size_t *used)
+static void readdir_group(fuse_req_t req, struct cgx_ctx *ctx, const struct node *group, char *buf,
+			  size_t size, off_t off, size_t *used)
 {
 	const struct cgx_hier *hier = &ctx->hiers.hier[group->hier];
 	bool is_root = group->dir == ctx->tree.base;
 	off_t index = 2;
 
 	for (unsigned int f = 0; f < hier->nr_files; f++) {
-		struct node node = {.kind = NODE_FILE, .dir = group->dir, .hier = group->hier,
-				    .file = f};
+		struct node node = {
+			.kind = NODE_FILE, .dir = group->dir, .hier = group->hier, .file = f};
 		struct stat st = {.st_ino = node_ino(&node), .st_mode = S_IFREG};
 
 		if (!v1_file_present(hier->files[f], is_root))
@@ -408,7 +409,8 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	if (off == 0) {
 		struct node node;
 
-		/* The group may have gone since open: then reads fail as on a removed kernfs file. */
+		/* The group may have gone since open: then reads fail as on a removed kernfs file.
+		 */
 		file->content.len = 0;
 		file->content_error = node_decode(ctx, node_ino(&file->node), &node);
 		if (file->content_error == 0)
@@ -416,8 +418,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 							    &file->opener, &file->content);
 	}
 	if (file->content_error < 0) {
-		fuse_reply_err(req, file->content_error == -ENOENT ? ENODEV
-								   : -file->content_error);
+		fuse_reply_err(req, file->content_error == -ENOENT ? ENODEV : -file->content_error);
 		return;
 	}
 	if ((size_t)off >= file->content.len) {
@@ -517,8 +518,7 @@ static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
 	fuse_reply_err(req, EACCES);
 }
 
-static void op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
-		     dev_t rdev)
+static void op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode, dev_t rdev)
 {
 	(void)parent, (void)name, (void)mode, (void)rdev;
 	fuse_reply_err(req, EPERM);
@@ -545,8 +545,8 @@ static void op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	/* simple_statfs() of cgroupfs; the magic itself is FUSE's (cgx-exec answers it). */
-	struct statvfs st = {.f_bsize = 4096, .f_frsize = 4096, .f_namemax = 255,
-			     .f_fsid = CGROUP_SUPER_MAGIC};
+	struct statvfs st = {
+		.f_bsize = 4096, .f_frsize = 4096, .f_namemax = 255, .f_fsid = CGROUP_SUPER_MAGIC};
 
 	(void)ino;
 	fuse_reply_statfs(req, &st);
