@@ -229,7 +229,9 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	tree_drop_group(&ctx->tree, dir, hier);
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after rmdir %s", name);
-	return dir_collect(ctx, dir);
+	/* The group is gone from here on; a directory that stays is only logged. */
+	dir_collect(ctx, dir);
+	return 0;
 }
 
 struct dir_pair {
@@ -279,24 +281,21 @@ static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *v2_na
 }
 
 /*
- * Hands hierarchy @hier's group at @from, and its subtree, to @to. Each v2
- * directory gets the records before the old one loses them: a daemon killed
- * half-way finds the group twice at worst, never lost.
+ * First half of a rename: writes the records of hierarchy @hier's groups at
+ * @from and below onto their new directories under @to, and maps old to new.
+ * Nothing is taken from @from yet: a daemon killed now finds the group
+ * twice at worst, never lost.
  */
-static int move_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
+static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
 			      unsigned int hier, struct dir_map *map)
 {
-	_cleanup_close_ int from_fd = -1, to_fd = -1;
+	_cleanup_close_ int to_fd = cgx_dir_open(ctx, to);
 	int r;
 
-	if ((to_fd = cgx_dir_open(ctx, to)) < 0 || (from_fd = cgx_dir_open(ctx, from)) < 0)
-		return to_fd < 0 ? to_fd : from_fd;
-	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0 ||
-	    (r = state_drop_group(ctx, from_fd, hier)) < 0)
+	if (to_fd < 0)
+		return to_fd;
+	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0)
 		return cgx_log_errno(r, "cannot carry group %s over", from->name);
-	/* The same group object, so its inode numbers follow it to the new name. */
-	if ((r = tree_attach_group(&ctx->tree, to, hier, tree_detach_group(from, hier))) < 0)
-		return r;
 	if ((r = dir_map_add(map, from, to)) < 0)
 		return r;
 	v2_dir_for_each_child (child, from) {
@@ -305,10 +304,39 @@ static int move_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 		if (!child->group[hier])
 			continue;
 		if ((r = dir_get(ctx, to, child->name, &child_to)) < 0 ||
-		    (r = move_group_subtree(ctx, child, child_to, hier, map)) < 0)
+		    (r = copy_group_subtree(ctx, child, child_to, hier, map)) < 0)
 			return r;
 	}
 	return 0;
+}
+
+/* Second half: the old directories let go, deepest first; the group objects move over. */
+static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
+{
+	for (size_t i = map->nr; i-- > 0;) {
+		const struct dir_pair *pair = &map->pairs[i];
+		_cleanup_close_ int from_fd = cgx_dir_open(ctx, pair->from);
+		int r;
+
+		if (from_fd < 0 || (r = state_drop_group(ctx, from_fd, hier)) < 0)
+			cgx_log(CGX_LOG_WARNING, "old records of %s left behind", pair->from->name);
+		/* The same group object, so its inode numbers follow it to the new name. */
+		r = tree_attach_group(&ctx->tree, pair->to, hier,
+				      tree_detach_group(pair->from, hier));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static void undo_group_copy(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
+{
+	for (size_t i = 0; i < map->nr; i++) {
+		_cleanup_close_ int to_fd = cgx_dir_open(ctx, map->pairs[i].to);
+
+		if (to_fd >= 0)
+			state_drop_group(ctx, to_fd, hier);
+	}
 }
 
 /* Removes the directories of a moved subtree that no longer serve anything, deepest first. */
@@ -349,8 +377,13 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 		return r;
 	if ((r = dir_get(ctx, parent, v2_name, &to)) < 0)
 		return r;
-	r = move_group_subtree(ctx, from, to, hier, &map);
-	/* Leaves follow their groups, moved or not yet: no tuple may name a group that left. */
+	if ((r = copy_group_subtree(ctx, from, to, hier, &map)) < 0) {
+		undo_group_copy(ctx, hier, &map);
+		free(map.pairs);
+		collect_subtree(ctx, to);
+		return r;
+	}
+	/* Leaves follow their groups: no tuple may name a group that left. */
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
 		struct v2_dir *moved = dir_map_find(&map, leaf->leaf_tuple->coord[hier]);
 		_cleanup_close_ int fd = -1;
@@ -358,9 +391,12 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 		if (!moved)
 			continue;
 		leaf->leaf_tuple->coord[hier] = moved;
-		if ((fd = cgx_dir_open(ctx, leaf)) >= 0)
-			state_save_tuple(ctx, fd, leaf->leaf_tuple);
+		if ((fd = cgx_dir_open(ctx, leaf)) < 0 ||
+		    (r = state_save_tuple(ctx, fd, leaf->leaf_tuple)) < 0)
+			cgx_log_errno(fd < 0 ? fd : r, "leaf %s keeps its old tuple on disk",
+				      leaf->name);
 	}
+	r = commit_group_move(ctx, hier, &map);
 	free(map.pairs);
 	if (r < 0)
 		return r;
@@ -433,15 +469,21 @@ int cgx_group_setattr(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier
 	}
 
 	struct v1_file_attr record = {file, now.uid, now.gid, now.mode}, *slot;
-	if ((r = state_save_file_attr(ctx, fd, hier, &record)) < 0)
-		return r;
+	/* Room first, so that a stored record is always also in memory. */
 	if (!(slot = find_file_attr(group, file))) {
 		slot = realloc(group->file_attrs, (group->nr_file_attrs + 1) * sizeof(*slot));
 		if (!slot)
 			return -ENOMEM;
 		group->file_attrs = slot;
-		slot = &group->file_attrs[group->nr_file_attrs++];
+		slot = &group->file_attrs[group->nr_file_attrs];
+		*slot = (struct v1_file_attr){file, now.uid, now.gid, now.mode};
+		if ((r = state_save_file_attr(ctx, fd, hier, &record)) < 0)
+			return r;
+		group->nr_file_attrs++;
+		return 0;
 	}
+	if ((r = state_save_file_attr(ctx, fd, hier, &record)) < 0)
+		return r;
 	*slot = record;
 	return 0;
 }

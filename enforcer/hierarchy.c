@@ -81,7 +81,7 @@ static int hier_parse_one(struct cgx_hier *hier, const char *entry, size_t len)
 		return -EINVAL;
 
 	/* Built in locals: the names are fields of the same struct. */
-	char controllers[128] = "", proc_name[128];
+	char controllers[128] = "", proc_name[256];
 	size_t used = 0;
 
 	for (unsigned int i = 0; i < hier->nr_controllers; i++)
@@ -110,6 +110,15 @@ static int hier_set_check_unique(const struct cgx_hier_set *set)
 
 			if (!strcmp(a->dir_name, b->dir_name))
 				return -EBUSY;
+			/* A symlink of a co-mount would shadow a named hierarchy's directory. */
+			for (unsigned int c = 0; c < a->nr_controllers && a->nr_controllers > 1;
+			     c++)
+				if (!strcmp(a->controllers[c], b->dir_name))
+					return -EBUSY;
+			for (unsigned int c = 0; c < b->nr_controllers && b->nr_controllers > 1;
+			     c++)
+				if (!strcmp(b->controllers[c], a->dir_name))
+					return -EBUSY;
 			if (a->named[0] && !strcmp(a->named, b->named))
 				return -EBUSY;
 			for (unsigned int c = 0; c < a->nr_controllers; c++)

@@ -22,7 +22,7 @@ struct cgx_hier {
 	/* Directory name in the view: "cpu,cpuacct", or "systemd" for name=systemd. */
 	char dir_name[128];
 	/* As /proc/PID/cgroup prints it: "cpu,cpuacct", "name=systemd". */
-	char proc_name[128];
+	char proc_name[256];
 	/* One word for legible leaf names: "cpu", "systemd". */
 	char short_name[64];
 	/* name=X of a named hierarchy, "" otherwise. */

@@ -27,8 +27,8 @@ int state_drop_tuple(int fd);
 /* Where a process was before cgxfs first moved it (DESIGN 3, rule 6). */
 int state_origin_save(struct cgx_ctx *ctx, pid_t pid, const char *cgroup2_path);
 void state_origin_forget(struct cgx_ctx *ctx, pid_t pid);
-/* Takes (reads and forgets) the origin of @pid: -ENODATA when none is kept. */
-int state_origin_take(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size);
+/* The origin of @pid: -ENODATA when none is kept. */
+int state_origin_get(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size);
 
 /* relocate.c: leaves and the processes in them. */
 /* The leaf of @tuple as the fold places it now, made when missing. */

@@ -163,3 +163,66 @@ int proc_list_all(bool threads, struct pid_list *pids)
 	pid_list_sort_unique(pids);
 	return 0;
 }
+
+static int pid_ns_of(pid_t pid, char *link, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	if ((n = readlink(path, link, size - 1)) < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	link[n] = '\0';
+	return 0;
+}
+
+/* The innermost pid of /proc/@tid's NSpid line: its number in its own namespace. */
+static int innermost_pid(pid_t tid, pid_t *inner)
+{
+	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
+	const char *field;
+	int r;
+
+	if ((r = proc_read(tid, "status", &status)) < 0)
+		return r;
+	if (!(field = status_field(status.buf, "NSpid:")))
+		return -EIO;
+	for (const char *c = field; *c && *c != '\n';) {
+		char *end;
+		long value = strtol(c, &end, 10);
+
+		if (end == c)
+			break;
+		*inner = (pid_t)value;
+		c = end;
+	}
+	return 0;
+}
+
+int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
+{
+	_cleanup_(pid_list_release) struct pid_list tasks = {0};
+	char writer_ns[64], self_ns[64], task_ns[64];
+	int r;
+
+	if ((r = pid_ns_of(writer, writer_ns, sizeof(writer_ns))) < 0 ||
+	    (r = pid_ns_of(getpid(), self_ns, sizeof(self_ns))) < 0)
+		return r;
+	if (!strcmp(writer_ns, self_ns)) {
+		*ours = pid;
+		return 0;
+	}
+	if ((r = proc_list_all(true, &tasks)) < 0)
+		return r;
+	for (size_t i = 0; i < tasks.nr; i++) {
+		pid_t inner = 0;
+
+		if (innermost_pid(tasks.pids[i], &inner) < 0 || inner != pid ||
+		    pid_ns_of(tasks.pids[i], task_ns, sizeof(task_ns)) < 0 ||
+		    strcmp(task_ns, writer_ns))
+			continue;
+		*ours = tasks.pids[i];
+		return 0;
+	}
+	return -ESRCH;
+}

@@ -25,6 +25,12 @@ int proc_pidfd(pid_t pid);
 /* 0 while the process behind @pidfd lives, -ESRCH once it has exited. */
 int proc_pidfd_alive(int pidfd);
 
+/*
+ * The task that @writer's pid namespace calls @pid, in the daemon's numbers
+ * (a tasks write from a container names its own pids); -ESRCH if none.
+ */
+int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours);
+
 /* Every process (or, with @threads, every thread) of the system, sorted. */
 int proc_list_all(bool threads, struct pid_list *pids);
 

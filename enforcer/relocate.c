@@ -81,7 +81,10 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 		return fd;
 	if ((r = state_save_tuple(ctx, fd, tuple)) < 0 ||
 	    (r = tree_set_leaf(&ctx->tree, dir, tuple)) < 0) {
-		if (dir != parent && !dir->first_child && unlinkat(fd, ".", 0) == 0)
+		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+
+		if (dir != parent && !dir->first_child && parent_fd >= 0 &&
+		    unlinkat(parent_fd, name, AT_REMOVEDIR) == 0)
 			tree_remove_dir(&ctx->tree, dir);
 		return cgx_log_errno(r, "cannot record leaf %s", name);
 	}
@@ -146,26 +149,26 @@ static int leaf_is_empty(struct cgx_ctx *ctx, struct v2_dir *leaf)
 static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 {
 	struct v2_dir *parent = leaf->parent;
-	_cleanup_close_ int fd = cgx_dir_open(ctx, leaf);
+	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (fd < 0)
+	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child && parent) {
+		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+
+		if (parent_fd < 0)
+			return parent_fd;
+		/* A process that raced in keeps it a leaf: its tuple still holds. */
+		if (unlinkat(parent_fd, leaf->name, AT_REMOVEDIR) < 0)
+			return cgx_log_errno(-errno, "cannot remove leaf %s", leaf->name);
+		tree_remove_dir(&ctx->tree, leaf);
+		return dir_sync_controllers(ctx, parent);
+	}
+	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
 		return fd;
 	if ((r = state_drop_tuple(fd)) < 0)
 		return cgx_log_errno(r, "cannot retire leaf %s", leaf->name);
 	tree_clear_leaf(&ctx->tree, leaf);
-	if (!tree_is_cgx_leaf_name(leaf->name) || leaf->first_child || !parent)
-		return 0;
-
-	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
-	if (parent_fd < 0)
-		return parent_fd;
-	if (unlinkat(parent_fd, leaf->name, AT_REMOVEDIR) < 0) {
-		/* A process raced in: keep it a leaf, its tuple still holds. */
-		return cgx_log_errno(-errno, "cannot remove leaf %s", leaf->name);
-	}
-	tree_remove_dir(&ctx->tree, leaf);
-	return dir_sync_controllers(ctx, parent);
+	return 0;
 }
 
 int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf)
@@ -194,15 +197,15 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	if ((r = state_drop_tuple(from_fd)) < 0)
 		return r;
 	tree_clear_leaf(&ctx->tree, leaf);
-	if ((r = leaf_get(ctx, &tuple, &target)) < 0)
-		return cgx_log_errno(r, "cannot place the processes of %s", leaf->name);
-	if ((to_fd = cgx_dir_open(ctx, target)) < 0)
-		return to_fd;
-	/* Controllers go off in a directory that stopped being inner before processes enter. */
-	if ((r = dir_sync_controllers(ctx, target)) < 0)
-		return r;
-	if ((r = v2_drain(from_fd, to_fd)) < 0)
+	if ((r = leaf_get(ctx, &tuple, &target)) < 0 || (to_fd = cgx_dir_open(ctx, target)) < 0 ||
+	    /* Controllers go off in a directory that stopped being inner before processes enter. */
+	    (r = dir_sync_controllers(ctx, target)) < 0 || (r = v2_drain(from_fd, to_fd)) < 0) {
+		r = r < 0 ? r : to_fd;
+		/* What stayed behind keeps its tuple: never counted as root for a failed move. */
+		if (state_save_tuple(ctx, from_fd, &tuple) == 0)
+			tree_set_leaf(&ctx->tree, leaf, &tuple);
 		return cgx_log_errno(r, "cannot move the processes of %s", leaf->name);
+	}
 	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child) {
 		struct v2_dir *parent = leaf->parent;
 		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);

@@ -199,7 +199,7 @@ void state_origin_forget(struct cgx_ctx *ctx, pid_t pid)
 		v2_xattr_remove(ctx->base_fd, name);
 }
 
-int state_origin_take(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size)
+int state_origin_get(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size)
 {
 	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
 	char name[128];
@@ -212,7 +212,26 @@ int state_origin_take(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t
 	if (value.len >= size)
 		return -ENAMETOOLONG;
 	memcpy(cgroup2_path, value.buf, value.len + 1);
-	return v2_xattr_remove(ctx->base_fd, name);
+	return 0;
+}
+
+/* Origins of processes that have exited (their pid.start no longer matches) go. */
+static void prune_origins(struct cgx_ctx *ctx)
+{
+	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
+
+	if (v2_xattr_list(ctx->base_fd, &names) < 0)
+		return;
+	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1) {
+		unsigned long long start, now;
+		int pid;
+
+		if (strncmp(name, XATTR_ORIGIN, strlen(XATTR_ORIGIN)) ||
+		    sscanf(name + strlen(XATTR_ORIGIN), "%d.%llu", &pid, &start) != 2)
+			continue;
+		if (proc_start_time(pid, &now) < 0 || now != start)
+			v2_xattr_remove(ctx->base_fd, name);
+	}
 }
 
 /* "H/FILE" of a val/ or attr/ xattr: the hierarchy and file index, or -ENOENT. */
@@ -420,7 +439,9 @@ int state_load(struct cgx_ctx *ctx)
 		free(p->text);
 		free(p);
 	}
-	if (r == 0)
+	if (r == 0) {
 		prune_strays(ctx, ctx->tree.base);
+		prune_origins(ctx);
+	}
 	return r;
 }

@@ -126,7 +126,7 @@ static int attach_to_origin(struct cgx_ctx *ctx, pid_t tgid)
 	_cleanup_close_ int fd = -1;
 	char origin[PATH_MAX];
 	const char *rel = origin;
-	int r = state_origin_take(ctx, tgid, origin, sizeof(origin));
+	int r = state_origin_get(ctx, tgid, origin, sizeof(origin));
 
 	if (r < 0)
 		return r;
@@ -135,7 +135,10 @@ static int attach_to_origin(struct cgx_ctx *ctx, pid_t tgid)
 	fd = syscall(SYS_openat2, ctx->cgroup2_fd, *rel ? rel : ".", &how, sizeof(how));
 	if (fd < 0)
 		return -errno;
-	return v2_attach(fd, tgid);
+	/* Forgotten only once back there: a failed move keeps the way home. */
+	if ((r = v2_attach(fd, tgid)) == 0)
+		state_origin_forget(ctx, tgid);
+	return r;
 }
 
 static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t tgid)
@@ -166,30 +169,54 @@ static void prune_leaf_of(struct cgx_ctx *ctx, const struct tuple *tuple)
 	}
 }
 
+/*
+ * The task a write names, pinned: the pid is read in the writer's pid
+ * namespace as the kernel does, the process is held by a pidfd from here on,
+ * so a pid reused meanwhile is never the one moved.
+ */
+static int pin_target(const struct cgx_caller *caller, int pid, pid_t *tgid)
+{
+	pid_t tid, tgid_again;
+	int pidfd, r;
+
+	if (pid == 0)
+		tid = caller->tid;
+	else if ((r = proc_pid_in_ns_of(caller->tid, pid, &tid)) < 0)
+		return r;
+	if ((r = proc_tgid(tid, tgid)) < 0)
+		return r;
+	if ((pidfd = proc_pidfd(*tgid)) < 0)
+		return pidfd == -EINVAL ? -ESRCH : pidfd;
+	/* The tgid read before the pidfd was opened must still be the tid's. */
+	if ((r = proc_tgid(tid, &tgid_again)) < 0 || tgid_again != *tgid) {
+		close(pidfd);
+		return -ESRCH;
+	}
+	return pidfd;
+}
+
 int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threadgroup,
 		     const struct cgx_caller *caller, char *buf)
 {
 	struct tuple current, wanted;
 	char v2_path[PATH_MAX];
 	_cleanup_close_ int pidfd = -1;
-	pid_t tid, tgid;
+	pid_t tgid;
 	int pid, r, inside;
 
 	/* cgroup_procs_write_start(): kstrtoint(strstrip(buf), 0) and no negative pid. */
 	if (kstrtoint_strict_pid(buf, &pid) < 0)
 		return -EINVAL;
-	tid = pid ? pid : caller->tid;
-	if ((r = proc_tgid(tid, &tgid)) < 0)
+	if ((pidfd = pin_target(caller, pid, &tgid)) < 0)
+		return pidfd;
+	/* The whole process moves, so its leader's credentials are the ones checked. */
+	if ((r = check_move_permission(caller, tgid)) < 0)
 		return r;
-	if ((pidfd = proc_pidfd(tgid)) < 0)
-		return pidfd == -EINVAL ? -ESRCH : pidfd;
-	if ((r = check_move_permission(caller, tid)) < 0)
-		return r;
-	if (!threadgroup && tid != tgid)
+	if (!threadgroup && pid && pid != tgid)
 		cgx_log(CGX_LOG_INFO,
 			"thread %d written to %s tasks: v2 moves its whole process %d "
 			"(no thread granularity outside threaded subtrees)",
-			(int)tid, ctx->hiers.hier[hier].dir_name, (int)tgid);
+			pid, ctx->hiers.hier[hier].dir_name, (int)tgid);
 
 	if ((inside = tasks_tuple_of(ctx, tgid, &current, v2_path, sizeof(v2_path))) < 0)
 		return inside;
@@ -198,8 +225,10 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 	/* Already there, including a process outside the base written to a root. */
 	if (tuple_equal(&current, &wanted, ctx->tree.nr_hier))
 		return 0;
+	if ((r = proc_pidfd_alive(pidfd)) < 0)
+		return r;
 
-	if (tuple_is_root(&wanted, &ctx->tree) && (r = attach_to_origin(ctx, tgid)) == 0)
+	if (tuple_is_root(&wanted, &ctx->tree) && attach_to_origin(ctx, tgid) == 0)
 		goto moved;
 	if (!inside && (r = state_origin_save(ctx, tgid, v2_path)) < 0)
 		return cgx_log_errno(r, "cannot record where process %d came from", (int)tgid);
@@ -209,8 +238,6 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 		return r;
 	}
 moved:
-	if ((r = proc_pidfd_alive(pidfd)) < 0)
-		return r;
 	/* The old tuple's leaf may have moved meanwhile (a parent turned inner): find it by tuple.
 	 */
 	if (inside)

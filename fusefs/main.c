@@ -94,16 +94,20 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 	return 0;
 }
 
-/* A daemon killed with -9 leaves its mount dead ("Transport endpoint is not connected"). */
-static void clear_dead_mount(const char *mountpoint)
+/*
+ * A daemon killed with -9 leaves its mount dead ("Transport endpoint is not
+ * connected"); true when one was found and detached.
+ */
+static bool clear_dead_mount(const char *mountpoint)
 {
 	struct stat st;
 
 	if (stat(mountpoint, &st) < 0 && errno == ENOTCONN) {
 		cgx_log(CGX_LOG_WARNING, "%s: dead mount of a previous daemon, detached",
 			mountpoint);
-		umount2(mountpoint, MNT_DETACH);
+		return umount2(mountpoint, MNT_DETACH) == 0;
 	}
+	return false;
 }
 
 static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args)
@@ -163,7 +167,8 @@ int main(int argc, char **argv)
 		cgx_log_set_level(CGX_LOG_DEBUG);
 	if (cgx_ctx_open(&ctx, &args.model) < 0)
 		return 1;
-	clear_dead_mount(args.mountpoint);
+	/* The overlay a killed daemon laid for this mount point is ours to take away. */
+	overlay = clear_dead_mount(args.mountpoint) && !strncmp(args.mountpoint, "/sys/fs/", 8);
 	if (sysfs_overlay_needed(args.mountpoint)) {
 		if (sysfs_overlay_setup(args.mountpoint) < 0) {
 			cgx_ctx_free(ctx);
@@ -172,7 +177,8 @@ int main(int argc, char **argv)
 		overlay = true;
 	}
 	r = serve(ctx, &args);
-	if (overlay || !strncmp(args.mountpoint, "/sys/fs/", 8))
+	/* Only an overlay this daemon owns: another cgxfs may serve under /sys/fs too. */
+	if (overlay)
 		sysfs_overlay_teardown();
 	cgx_ctx_free(ctx);
 	return r < 0 ? 1 : 0;

@@ -19,7 +19,6 @@
 #define CACHE_SECONDS 1.0
 
 struct open_file {
-	struct node node;
 	struct cgx_caller opener; /* v1 checks a move with the credentials of the open */
 	struct strbuf content;	  /* generated at a read from offset 0, as seq_file does */
 	int content_error;
@@ -379,12 +378,11 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	file->node = node;
 	file->opener = req_caller(req);
 	fi->fh = (uint64_t)(uintptr_t)file;
 	fi->direct_io = 1;
-	if (fuse_reply_open(req, fi) == -ENOENT) {
-		/* The opener was interrupted: no release will come. */
+	if (fuse_reply_open(req, fi) < 0) {
+		/* The opener is gone (interrupted): no release will come. */
 		free(file);
 	}
 }
@@ -405,14 +403,12 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	LOCKED_CTX(req);
 	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
 
-	(void)ino;
 	if (off == 0) {
 		struct node node;
 
-		/* The group may have gone since open: then reads fail as on a removed kernfs file.
-		 */
+		/* Decoded at each read: the group may have gone since open (ENODEV, as kernfs). */
 		file->content.len = 0;
-		file->content_error = node_decode(ctx, node_ino(&file->node), &node);
+		file->content_error = node_decode(ctx, ino, &node);
 		if (file->content_error == 0)
 			file->content_error = cgx_file_read(ctx, node.dir, node.hier, node.file,
 							    &file->opener, &file->content);
@@ -440,10 +436,10 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *data, size_t si
 	ssize_t written;
 	int r;
 
-	(void)ino, (void)off;
+	(void)off;
 	/* "0" means the writing task itself; its rights are those of the opener. */
 	writer.tid = fuse_req_ctx(req)->pid;
-	if ((r = node_decode(ctx, node_ino(&file->node), &node)) < 0) {
+	if ((r = node_decode(ctx, ino, &node)) < 0) {
 		fuse_reply_err(req, r == -ENOENT ? ENODEV : -r);
 		return;
 	}

@@ -283,3 +283,26 @@ b"
 	[ "$status" -ne 0 ]
 	[ -d "$MNT/pids/g/sub" ]
 }
+
+@test "a pid written from another pid namespace is read in the writer's namespace" {
+	mkdir "$MNT/cpu,cpuacct/ns"
+	# Inside the new namespace, 1 is the unshared shell, not the host's init.
+	run unshare --pid --fork --mount-proc bash -c "echo 1 > '$MNT/cpu,cpuacct/ns/tasks' && echo moved"
+	[ "$output" = moved ]
+	! grep -qx 1 "$MNT/cpu,cpuacct/ns/tasks"
+	[ "$(sed -n 's/^0:://p' /proc/1/cgroup)" != "/$BASE/ns" ]
+	run unshare --pid --fork --mount-proc bash -c "echo 424242 > '$MNT/cpu,cpuacct/ns/tasks'"
+	[[ "$output" == *"No such process"* ]]
+}
+
+@test "a file kept open across the removal of its group fails its reads, the daemon lives" {
+	mkdir "$MNT/pids/gone"
+	# fd 7: bats keeps fd 3 for its own output.
+	exec 7<"$MNT/pids/gone/tasks"
+	rmdir "$MNT/pids/gone"
+	run cat <&7
+	exec 7<&-
+	[ "$status" -ne 0 ]
+	[ -e "$MNT/pids/tasks" ]
+	grep -qx 1 "$MNT/pids/tasks"
+}

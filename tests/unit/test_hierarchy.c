@@ -61,5 +61,15 @@ int main(void)
 	CHECK_EQ_INT(parse("name=bad/name"), -EINVAL);
 	CHECK_EQ_INT(parse("cpu,cpu"), -EINVAL);
 	CHECK_EQ_INT(parse("io"), -EINVAL); /* v1 knows blkio, not io */
+	/* The cpuacct symlink of cpu,cpuacct would hide a hierarchy named cpuacct. */
+	CHECK_EQ_INT(parse("cpu,cpuacct;name=cpuacct"), -EBUSY);
+	/* Long names are kept whole in /proc form. */
+	CHECK_EQ_INT(hier_set_parse(&set,
+				    "cpuset,cpu,cpuacct,blkio,memory,devices,freezer,net_cls,"
+				    "perf_event,net_prio,hugetlb,pids,rdma,misc,name=averyveryvery"
+				    "longnamethatgoesonandon"),
+		     0);
+	CHECK(strstr(set.hier[0].proc_name, ",name=averyveryverylongnamethatgoesonandon") != NULL);
+	hier_set_release(&set);
 	return check_summary("hierarchy");
 }
