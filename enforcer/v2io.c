@@ -111,6 +111,8 @@ void pid_list_sort_unique(struct pid_list *list)
 {
 	size_t out = 0;
 
+	if (!list->nr)
+		return; /* qsort wants an array, even for nothing */
 	qsort(list->pids, list->nr, sizeof(*list->pids), cmp_pid);
 	for (size_t i = 0; i < list->nr; i++)
 		if (!out || list->pids[out - 1] != list->pids[i])
@@ -120,7 +122,7 @@ void pid_list_sort_unique(struct pid_list *list)
 
 bool pid_list_contains(const struct pid_list *list, pid_t pid)
 {
-	return bsearch(&pid, list->pids, list->nr, sizeof(pid), cmp_pid) != NULL;
+	return list->nr && bsearch(&pid, list->pids, list->nr, sizeof(pid), cmp_pid) != NULL;
 }
 
 void pid_list_release(struct pid_list *list)

@@ -389,6 +389,11 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	/*
+	 * Under the lock: a reader interrupted by a signal lets the kernel send
+	 * the release while its read is still being answered from this buffer.
+	 */
+	LOCKED_CTX(req);
 	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
 
 	(void)ino;
