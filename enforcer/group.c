@@ -175,16 +175,13 @@ static int dir_collect(struct cgx_ctx *ctx, struct v2_dir *dir)
 {
 	struct v2_dir *parent = dir->parent;
 
+	int r;
+
 	if (!parent || dir_is_any_group(dir) || dir->leaf_tuple || dir->first_child)
 		return 0;
-
-	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
-	if (parent_fd < 0)
-		return parent_fd;
-	if (unlinkat(parent_fd, dir->name, AT_REMOVEDIR) < 0)
-		return cgx_log_errno(-errno, "cannot remove v2 directory %s", dir->name);
-	tree_remove_dir(&ctx->tree, dir);
-	return dir_sync_controllers(ctx, parent);
+	if ((r = dir_remove(ctx, dir)) < 0)
+		return cgx_log_errno(r, "cannot remove v2 directory %s", dir->name);
+	return 0;
 }
 
 /* Every leaf whose tuple names @group in @hier must be empty; empty ones are pruned. */

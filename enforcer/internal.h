@@ -40,6 +40,8 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
 int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf);
 /* Moves every leaf whose place the fold now puts elsewhere (after mkdir, rmdir, rename). */
 int relocate_leaves(struct cgx_ctx *ctx);
+/* Removes the (empty) v2 directory @dir from the kernel and the mirror. */
+int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir);
 /* Enables the base's controllers in @dir when it is inner, disables them when not. */
 int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
 

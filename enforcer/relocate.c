@@ -31,6 +31,20 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
 	return 0;
 }
 
+int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	struct v2_dir *parent = dir->parent;
+	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+
+	if (parent_fd < 0)
+		return parent_fd;
+	if (unlinkat(parent_fd, dir->name, AT_REMOVEDIR) < 0)
+		return -errno;
+	tree_remove_dir(&ctx->tree, dir);
+	/* The parent may have stopped being inner. */
+	return dir_sync_controllers(ctx, parent);
+}
+
 static bool leaf_in_place(const struct v2_dir *leaf, const struct fold_target *target)
 {
 	if (!target->leaf_name[0])
@@ -153,15 +167,10 @@ static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	int r;
 
 	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child && parent) {
-		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
-
-		if (parent_fd < 0)
-			return parent_fd;
 		/* A process that raced in keeps it a leaf: its tuple still holds. */
-		if (unlinkat(parent_fd, leaf->name, AT_REMOVEDIR) < 0)
-			return cgx_log_errno(-errno, "cannot remove leaf %s", leaf->name);
-		tree_remove_dir(&ctx->tree, leaf);
-		return dir_sync_controllers(ctx, parent);
+		if ((r = dir_remove(ctx, leaf)) < 0)
+			return cgx_log_errno(r, "cannot remove leaf %s", leaf->name);
+		return 0;
 	}
 	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
 		return fd;
@@ -207,13 +216,8 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 		return cgx_log_errno(r, "cannot move the processes of %s", leaf->name);
 	}
 	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child) {
-		struct v2_dir *parent = leaf->parent;
-		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
-
-		if (parent_fd >= 0 && unlinkat(parent_fd, leaf->name, AT_REMOVEDIR) == 0) {
-			tree_remove_dir(&ctx->tree, leaf);
-			return dir_sync_controllers(ctx, parent);
-		}
+		if ((r = dir_remove(ctx, leaf)) < 0)
+			cgx_log_errno(r, "emptied leaf %s stays", leaf->name);
 		return 0;
 	}
 	/* A group directory that handed its processes down can now pass controllers on. */
