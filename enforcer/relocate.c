@@ -76,6 +76,26 @@ static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char
 	return 0;
 }
 
+/* A new leaf takes the per-set settings of the groups its tuple names. */
+static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
+		const struct cgx_hier *hier = &ctx->hiers.hier[h];
+
+		for (unsigned int c = 0; c < hier->nr_controllers; c++) {
+			const struct v1_controller *controller =
+				v1_controller_find(hier->controllers[c]);
+			int r;
+
+			if (controller && controller->apply_leaf &&
+			    (r = controller->apply_leaf(ctx, leaf, h)) < 0)
+				return cgx_log_errno(r, "cannot apply %s settings to leaf %s",
+						     controller->name, leaf->name);
+		}
+	}
+	return 0;
+}
+
 static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 		     const struct tuple *tuple, struct v2_dir **leaf)
 {
@@ -103,7 +123,7 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 		return cgx_log_errno(r, "cannot record leaf %s", name);
 	}
 	*leaf = dir;
-	return 0;
+	return leaf_apply_settings(ctx, dir);
 }
 
 static uint64_t tuple_hash(const struct cgx_ctx *ctx, const struct tuple *tuple)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Controllers whose rows are defined; the others show the core files only, for now. */
-static const struct v1_controller *const v1_controllers[] = {NULL};
+static const struct v1_controller *const v1_controllers[] = {&v1_freezer, NULL};
 
 static int cmp_file_name(const void *a, const void *b)
 {
@@ -16,7 +16,7 @@ static int cmp_file_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static const struct v1_controller *controller_rows(const char *name)
+const struct v1_controller *v1_controller_find(const char *name)
 {
 	for (unsigned int i = 0; v1_controllers[i]; i++)
 		if (!strcmp(v1_controllers[i]->name, name))
@@ -30,7 +30,7 @@ int v1_files_build(struct cgx_hier *hier)
 	const struct v1_file **files;
 
 	for (unsigned int c = 0; c < hier->nr_controllers; c++) {
-		const struct v1_controller *rows = controller_rows(hier->controllers[c]);
+		const struct v1_controller *rows = v1_controller_find(hier->controllers[c]);
 
 		nr += rows ? rows->nr_files : 0;
 	}
@@ -40,7 +40,7 @@ int v1_files_build(struct cgx_hier *hier)
 	for (unsigned int i = 0; i < v1_nr_core_files; i++)
 		files[nr++] = &v1_core_files[i];
 	for (unsigned int c = 0; c < hier->nr_controllers; c++) {
-		const struct v1_controller *rows = controller_rows(hier->controllers[c]);
+		const struct v1_controller *rows = v1_controller_find(hier->controllers[c]);
 
 		for (unsigned int i = 0; rows && i < rows->nr_files; i++)
 			files[nr++] = &rows->files[i];

@@ -54,7 +54,16 @@ struct v1_controller {
 	const char *name;
 	const struct v1_file *files;
 	unsigned int nr_files;
+	/*
+	 * Per-set settings (DESIGN 3, rule 5) applied to a new leaf of hierarchy
+	 * @hier, from the groups its tuple names; NULL when there are none.
+	 */
+	int (*apply_leaf)(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier);
 };
+
+const struct v1_controller *v1_controller_find(const char *name);
+
+extern const struct v1_controller v1_freezer;
 
 /* Builds @hier->files: core rows and those of its controllers, sorted by name. */
 int v1_files_build(struct cgx_hier *hier);

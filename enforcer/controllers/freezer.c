@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * freezer (kernel/cgroup/legacy_freezer.c) on cgroup2's cgroup.freeze.
+ *
+ * v1 freezes a group and all its descendants; a group reads FROZEN once
+ * every task below it is frozen, FREEZING until then. In v2 each leaf whose
+ * freezer group lies in a frozen subtree gets cgroup.freeze 1, and the
+ * kernel's cgroup.events says when it is frozen. The v1 state a group was
+ * set to is kept as its stored value, so a restart knows it.
+ */
+#include "../internal.h"
+
+#include <string.h>
+
+#define FROZEN_TEXT "FROZEN\n"
+
+static bool self_freezing(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+			  unsigned int state_file)
+{
+	const char *state = cgx_value_get(ctx, group, hier, state_file);
+
+	return state && !strcmp(state, FROZEN_TEXT);
+}
+
+static int state_file_of(struct cgx_ctx *ctx, unsigned int hier)
+{
+	return v1_file_find(&ctx->hiers.hier[hier], "freezer.state");
+}
+
+/* Whether @group or one of its ancestors was set FROZEN; @skip_self for parent_freezing. */
+static bool subtree_frozen(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+			   bool skip_self)
+{
+	int file = state_file_of(ctx, hier);
+
+	if (file < 0)
+		return false;
+	for (struct v2_dir *g = skip_self ? group->parent : group; g && g->parent; g = g->parent)
+		if (g->group[hier] && self_freezing(ctx, g, hier, file))
+			return true;
+	return false;
+}
+
+static int leaf_set_frozen(struct cgx_ctx *ctx, struct v2_dir *leaf, bool frozen)
+{
+	_cleanup_close_ int fd = cgx_dir_open(ctx, leaf);
+
+	if (fd < 0)
+		return fd;
+	return write_file_at(fd, "cgroup.freeze", frozen ? "1" : "0", 1);
+}
+
+static int freezer_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier)
+{
+	bool frozen = subtree_frozen(ctx, leaf->leaf_tuple->coord[hier], hier, false);
+
+	/* A new leaf starts thawed: only a frozen one needs a write. */
+	return frozen ? leaf_set_frozen(ctx, leaf, true) : 0;
+}
+
+/* Brings every leaf below @group in line with the v1 states on its path. */
+static int sync_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
+{
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		struct v2_dir *coord = leaf->leaf_tuple->coord[hier];
+		int r;
+
+		if (!tree_is_ancestor(group, coord))
+			continue;
+		if ((r = leaf_set_frozen(ctx, leaf, subtree_frozen(ctx, coord, hier, false))) < 0)
+			return cgx_log_errno(r, "cannot set cgroup.freeze of %s", leaf->name);
+	}
+	return 0;
+}
+
+/* FROZEN when every leaf below says frozen in cgroup.events (an empty group at once). */
+static bool leaves_frozen(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
+{
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		_cleanup_strbuf_ struct strbuf events = STRBUF_INIT;
+		_cleanup_close_ int fd = -1;
+
+		if (!tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]))
+			continue;
+		if ((fd = cgx_dir_open(ctx, leaf)) < 0 ||
+		    read_file_at(fd, "cgroup.events", &events) < 0 ||
+		    !strstr(events.buf, "frozen 1"))
+			return false;
+	}
+	return true;
+}
+
+static int state_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	const char *text = "THAWED\n";
+
+	if (subtree_frozen(fc->ctx, fc->dir, fc->hier, false))
+		text = leaves_frozen(fc->ctx, fc->dir, fc->hier) ? "FROZEN\n" : "FREEZING\n";
+	return strbuf_add(out, text, strlen(text));
+}
+
+/* freezer_write(): strstrip, then exactly THAWED or FROZEN; FREEZING is not a request. */
+static int state_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	_cleanup_free_ char *before = NULL;
+	const char *old = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
+	char *state = strstrip(buf);
+	int r;
+
+	(void)len;
+	if (strcmp(state, "THAWED") && strcmp(state, "FROZEN"))
+		return -EINVAL;
+	if (old && !(before = strdup(old)))
+		return -ENOMEM;
+	if ((r = cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file,
+			       strcmp(state, "FROZEN") ? "THAWED\n" : FROZEN_TEXT)) < 0)
+		return r;
+	if ((r = sync_leaves(fc->ctx, fc->dir, fc->hier)) < 0) {
+		/* Nothing half-applied: the old state goes back, on disk and on the leaves. */
+		cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, before ? before : "THAWED\n");
+		sync_leaves(fc->ctx, fc->dir, fc->hier);
+		return r;
+	}
+	return 0;
+}
+
+static int self_freezing_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	int file = state_file_of(fc->ctx, fc->hier);
+	bool self = file >= 0 && self_freezing(fc->ctx, fc->dir, fc->hier, file);
+
+	return strbuf_add(out, self ? "1\n" : "0\n", 2);
+}
+
+static int parent_freezing_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	bool parent = subtree_frozen(fc->ctx, fc->dir, fc->hier, true);
+
+	return strbuf_add(out, parent ? "1\n" : "0\n", 2);
+}
+
+static const struct v1_file freezer_files[] = {
+	{.name = "freezer.parent_freezing",
+	 .mode = 0444,
+	 .flags = V1F_NOT_ROOT,
+	 .read = parent_freezing_read},
+	{.name = "freezer.self_freezing",
+	 .mode = 0444,
+	 .flags = V1F_NOT_ROOT,
+	 .read = self_freezing_read},
+	{.name = "freezer.state",
+	 .mode = 0644,
+	 .flags = V1F_NOT_ROOT,
+	 .default_value = "THAWED\n",
+	 .read = state_read,
+	 .write = state_write},
+};
+
+const struct v1_controller v1_freezer = {
+	.name = "freezer",
+	.files = freezer_files,
+	.nr_files = ARRAY_SIZE(freezer_files),
+	.apply_leaf = freezer_apply_leaf,
+};
