@@ -45,6 +45,21 @@ int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir);
 /* Enables the base's controllers in @dir when it is inner, disables them when not. */
 int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
 
+/* knob.c: v2 knobs behind v1 files. */
+bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
+/* Reads v2 file @v2_file of @dir; -EOPNOTSUPP when the base lacks @controller. */
+int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
+	      struct strbuf *out);
+/*
+ * Writes @v2_value to @v2_file of the group's directory, then stores
+ * @v1_text as what the v1 file reads; -EOPNOTSUPP (logged) without @controller.
+ */
+int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v2_file,
+	     const char *v2_value, const char *v1_text);
+/* The threads of every leaf whose group in @hier is @group or below it. */
+int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+		      unsigned long long *count);
+
 /* tasks.c */
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */
 int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path, size_t size);

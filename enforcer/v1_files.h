@@ -64,6 +64,7 @@ struct v1_controller {
 const struct v1_controller *v1_controller_find(const char *name);
 
 extern const struct v1_controller v1_freezer;
+extern const struct v1_controller v1_pids;
 
 /* Builds @hier->files: core rows and those of its controllers, sorted by name. */
 int v1_files_build(struct cgx_hier *hier);

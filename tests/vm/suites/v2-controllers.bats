@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# Runs INSIDE a v2 guest: controller files of the v1 view take effect through
+# the real v2 controllers (every controller is delegated to the base here).
+# Needs CGX_BUILD (the build directory holding bin/cgxfs).
+
+VIEW=/run/cgx-view
+CG2=/sys/fs/cgroup
+
+setup_file() {
+  [[ -x ${CGX_BUILD:-}/bin/cgxfs ]] || { echo "CGX_BUILD/bin/cgxfs missing" >&3; return 1; }
+  mkdir -p "$VIEW"
+  "$CGX_BUILD/bin/cgxfs" --cgroup2 "$CG2" --base cgx -f "$VIEW" \
+    >"${VM_OUT:-/tmp}/cgxfs-controllers.log" 2>&1 3>&- &
+  echo $! >"$BATS_FILE_TMPDIR/cgxfs.pid"
+  for _ in $(seq 200); do [[ -e $VIEW/pids/tasks ]] && return 0; sleep 0.1; done
+  echo "cgxfs did not serve $VIEW" >&3
+  return 1
+}
+
+teardown_file() {
+  fusermount3 -u "$VIEW" 2>/dev/null || umount -l "$VIEW" 2>/dev/null || true
+  kill "$(cat "$BATS_FILE_TMPDIR/cgxfs.pid")" 2>/dev/null || true
+}
+
+write_result() {
+  local out
+  out=$(bash -c "echo '$2' > '$1'" 2>&1) && { echo ok; return; }
+  echo "${out##*: }"
+}
+
+@test "pids.max is written to the group's v2 pids.max and read back as v1 wrote it" {
+  mkdir "$VIEW/pids/lim"
+  [ "$(cat "$VIEW/pids/lim/pids.max")" = max ]
+  [ "$(write_result "$VIEW/pids/lim/pids.max" 10)" = ok ]
+  [ "$(cat "$CG2/cgx/lim/pids.max")" = 10 ]
+  [ "$(cat "$VIEW/pids/lim/pids.max")" = 10 ]
+  [ "$(write_result "$VIEW/pids/lim/pids.max" -1)" = "Invalid argument" ]
+  [ "$(write_result "$VIEW/pids/lim/pids.max" abc)" = "Invalid argument" ]
+  [ "$(write_result "$VIEW/pids/lim/pids.max" 4194305)" = "Invalid argument" ]
+  [ "$(cat "$CG2/cgx/lim/pids.max")" = 10 ]
+  [ "$(write_result "$VIEW/pids/lim/pids.max" max)" = ok ]
+  [ "$(cat "$CG2/cgx/lim/pids.max")" = max ]
+}
+
+@test "fork fails beyond pids.max and pids.events counts it" {
+  mkdir "$VIEW/pids/fork"
+  echo 3 >"$VIEW/pids/fork/pids.max"
+  # busybox sh gives up on a failed fork at once (bash would retry for seconds).
+  bash -c "echo \$\$ > '$VIEW/pids/fork/tasks'; exec busybox sh -c 'for i in 1 2 3 4 5; do sleep 30 & done; wait'" \
+    >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  for _ in $(seq 100); do grep -q "fork" "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
+  cat "$BATS_TEST_TMPDIR/out"
+  grep -q "can't fork" "$BATS_TEST_TMPDIR/out"
+  # busybox sh may give up after the failed fork: what is left is what is counted.
+  [ "$(cat "$VIEW/pids/fork/pids.current")" -le 3 ]
+  [ "$(cat "$VIEW/pids/fork/pids.current")" = "$(wc -l <"$VIEW/pids/fork/tasks")" ]
+  [ "$(cat "$VIEW/pids/fork/pids.current")" = "$(cat "$CG2/cgx/fork/pids.current")" ]
+  [ "$(cut -d' ' -f2 "$VIEW/pids/fork/pids.events")" -ge 1 ]
+  kill $(cat "$VIEW/pids/fork/tasks")
+}
+
+@test "freezer.state freezes a real process through cgroup.freeze" {
+  mkdir "$VIEW/freezer/ice"
+  sleep 1000 &
+  sp=$!
+  echo "$sp" >"$VIEW/freezer/ice/tasks"
+  echo FROZEN >"$VIEW/freezer/ice/freezer.state"
+  for _ in $(seq 50); do [ "$(cat "$VIEW/freezer/ice/freezer.state")" = FROZEN ] && break; sleep 0.1; done
+  [ "$(cat "$VIEW/freezer/ice/freezer.state")" = FROZEN ]
+  grep -qx "frozen 1" "$CG2$(sed -n 's/^0:://p' /proc/$sp/cgroup)/cgroup.events"
+  echo THAWED >"$VIEW/freezer/ice/freezer.state"
+  kill "$sp"
+}
