@@ -60,6 +60,9 @@ int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v
 int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
 		      unsigned long long *count);
 
+/* The value of @key in a flat-keyed v2 file ("nr_periods 3"), 0 when absent. */
+unsigned long long v2_stat_key(const char *text, const char *key);
+
 /* tasks.c */
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */
 int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path, size_t size);

@@ -71,3 +71,33 @@ write_result() {
   echo THAWED >"$VIEW/freezer/ice/freezer.state"
   kill "$sp"
 }
+
+@test "cpu.shares, cfs quota, period and burst reach cpu.weight, cpu.max and cpu.max.burst" {
+  mkdir "$VIEW/cpu,cpuacct/web"
+  echo 512 >"$VIEW/cpu,cpuacct/web/cpu.shares"
+  [ "$(cat "$CG2/cgx/web/cpu.weight")" = 59 ]
+  echo 1024 >"$VIEW/cpu,cpuacct/web/cpu.shares"
+  [ "$(cat "$CG2/cgx/web/cpu.weight")" = 100 ]
+  echo 1 >"$VIEW/cpu,cpuacct/web/cpu.shares"
+  [ "$(cat "$CG2/cgx/web/cpu.weight")" = 1 ]
+  [ "$(cat "$VIEW/cpu,cpuacct/web/cpu.shares")" = 2 ]
+  echo 50000 >"$VIEW/cpu,cpuacct/web/cpu.cfs_quota_us"
+  [ "$(cat "$CG2/cgx/web/cpu.max")" = "50000 100000" ]
+  echo 20000 >"$VIEW/cpu,cpuacct/web/cpu.cfs_period_us"
+  [ "$(cat "$CG2/cgx/web/cpu.max")" = "50000 20000" ]
+  echo 1000 >"$VIEW/cpu,cpuacct/web/cpu.cfs_burst_us"
+  [ "$(cat "$CG2/cgx/web/cpu.max.burst")" = 1000 ]
+  echo -1 >"$VIEW/cpu,cpuacct/web/cpu.cfs_quota_us"
+  [ "$(cat "$CG2/cgx/web/cpu.max")" = "max 20000" ]
+  echo 1 >"$VIEW/cpu,cpuacct/web/cpu.idle"
+  [ "$(cat "$CG2/cgx/web/cpu.idle")" = 1 ]
+}
+
+@test "cpuacct.usage counts a busy process and resets to 0" {
+  mkdir "$VIEW/cpu,cpuacct/busy"
+  bash -c "echo \$\$ > '$VIEW/cpu,cpuacct/busy/tasks'; i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done"
+  [ "$(cat "$VIEW/cpu,cpuacct/busy/cpuacct.usage")" -gt 0 ]
+  [ "$(cat "$VIEW/cpu,cpuacct/busy/cpuacct.usage")" = "$(( $(sed -n 's/^usage_usec //p' "$CG2/cgx/busy/cpu.stat") * 1000 ))" ]
+  echo 0 >"$VIEW/cpu,cpuacct/busy/cpuacct.usage"
+  [ "$(cat "$VIEW/cpu,cpuacct/busy/cpuacct.usage")" = 0 ]
+}

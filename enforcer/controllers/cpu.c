@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cpu (kernel/sched/core.c, cpu_legacy_files) on cgroup2's cpu.weight,
+ * cpu.max, cpu.max.burst and cpu.idle. Writes validate as the kernel's v1
+ * does, before anything reaches v2; reads return the v1 value written.
+ */
+#include "../internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MIN_SHARES     2ULL
+#define MAX_SHARES     262144ULL
+#define MIN_PERIOD_US  1000LL		 /* min_cfs_quota_period: 1 ms */
+#define MAX_PERIOD_US  1000000LL	 /* max_cfs_quota_period: 1 s */
+#define MAX_RUNTIME_US ((1LL << 44) - 1) /* max_cfs_runtime: MAX_BW microseconds */
+#define RUNTIME_INF    (-1LL)
+#define BW_SHIFT       20
+
+/*
+ * cpu.shares -> cpu.weight, the mapping runc and crun adopted in 2025
+ * (a quadratic in log2 space): 2 -> 1, 1024 -> 100, 262144 -> 10000. The
+ * older linear 1 + (s - 2) * 9999 / 262142 turned the default 1024 into 39.
+ */
+unsigned long long cpu_shares_to_weight(unsigned long long shares)
+{
+	double l = log2((double)shares);
+	double weight = ceil(pow(10.0, (l * l + 125.0 * l) / 612.0 - 7.0 / 34.0));
+
+	if (weight < 1)
+		return 1;
+	return weight > 10000 ? 10000 : (unsigned long long)weight;
+}
+
+static long long stored_ll(const struct v1_file_ctx *fc, struct v2_dir *dir, const char *name)
+{
+	int file = v1_file_find(&fc->ctx->hiers.hier[fc->hier], name);
+	const char *text = file < 0 ? NULL : cgx_value_get(fc->ctx, dir, fc->hier, file);
+
+	return text ? strtoll(text, NULL, 10) : 0;
+}
+
+/* to_ratio(): the bandwidth of quota/period, RUNTIME_INF for no limit. */
+static long long cfs_ratio(long long quota, long long period)
+{
+	if (quota == RUNTIME_INF)
+		return RUNTIME_INF;
+	return (long long)(((unsigned long long)quota << BW_SHIFT) / (unsigned long long)period);
+}
+
+/*
+ * tg_cfs_schedulable_down() of v1: a group may not get more bandwidth than
+ * its parent; a group without quota inherits the parent's.
+ */
+static int cfs_check_subtree(const struct v1_file_ctx *fc, struct v2_dir *dir, long long parent,
+			     struct v2_dir *changed, long long quota, long long period)
+{
+	long long ratio;
+
+	if (dir != changed) {
+		quota = stored_ll(fc, dir, "cpu.cfs_quota_us");
+		period = stored_ll(fc, dir, "cpu.cfs_period_us");
+	}
+	ratio = cfs_ratio(quota, period);
+	if (ratio == RUNTIME_INF)
+		ratio = parent;
+	else if (parent != RUNTIME_INF && ratio > parent)
+		return -EINVAL;
+	v2_dir_for_each_child (child, dir) {
+		int r;
+
+		if (child->group[fc->hier] &&
+		    (r = cfs_check_subtree(fc, child, ratio, changed, quota, period)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static long long cfs_parent_ratio(const struct v1_file_ctx *fc)
+{
+	long long ratio = RUNTIME_INF;
+	struct v2_dir *chain[256];
+	unsigned int n = 0;
+
+	for (struct v2_dir *d = fc->dir->parent; d && d->parent && n < 256; d = d->parent)
+		if (d->group[fc->hier])
+			chain[n++] = d;
+	while (n--) {
+		long long r = cfs_ratio(stored_ll(fc, chain[n], "cpu.cfs_quota_us"),
+					stored_ll(fc, chain[n], "cpu.cfs_period_us"));
+
+		if (r != RUNTIME_INF)
+			ratio = r;
+	}
+	return ratio;
+}
+
+/* tg_set_cfs_bandwidth()'s checks, then cpu.max; @which is the file being written. */
+static int cfs_set(const struct v1_file_ctx *fc, long long quota, long long period, long long burst,
+		   const char *v1_text)
+{
+	char v2[64];
+	int r;
+
+	if (fc->dir == fc->ctx->tree.base)
+		return -EINVAL; /* the root task group's bandwidth is not ours to change */
+	if ((quota != RUNTIME_INF && quota < MIN_PERIOD_US) || period < MIN_PERIOD_US ||
+	    period > MAX_PERIOD_US)
+		return -EINVAL;
+	if (quota != RUNTIME_INF &&
+	    (quota > MAX_RUNTIME_US || burst > quota || burst + quota > MAX_RUNTIME_US))
+		return -EINVAL;
+	if ((r = cfs_check_subtree(fc, fc->dir, cfs_parent_ratio(fc), fc->dir, quota, period)) < 0)
+		return r;
+	if (!strcmp(fc->ctx->hiers.hier[fc->hier].files[fc->file]->name, "cpu.cfs_burst_us")) {
+		snprintf(v2, sizeof(v2), "%lld", burst);
+		return knob_set(fc, "cpu", "cpu.max.burst", v2, v1_text);
+	}
+	if (quota == RUNTIME_INF)
+		snprintf(v2, sizeof(v2), "max %lld", period);
+	else
+		snprintf(v2, sizeof(v2), "%lld %lld", quota, period);
+	return knob_set(fc, "cpu", "cpu.max", v2, v1_text);
+}
+
+static int quota_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	long long quota;
+	char text[32];
+	int r;
+
+	(void)len;
+	if ((r = kstrtoll(buf, 0, &quota)) < 0)
+		return r;
+	if (quota < 0)
+		quota = RUNTIME_INF; /* any negative quota means none */
+	snprintf(text, sizeof(text), "%lld\n", quota);
+	return cfs_set(fc, quota, stored_ll(fc, fc->dir, "cpu.cfs_period_us"),
+		       stored_ll(fc, fc->dir, "cpu.cfs_burst_us"), text);
+}
+
+static int period_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long period;
+	char text[32];
+	int r;
+
+	(void)len;
+	if ((r = kstrtoull(buf, 0, &period)) < 0)
+		return r;
+	if (period > (unsigned long long)MAX_PERIOD_US)
+		return -EINVAL;
+	snprintf(text, sizeof(text), "%llu\n", period);
+	return cfs_set(fc, stored_ll(fc, fc->dir, "cpu.cfs_quota_us"), (long long)period,
+		       stored_ll(fc, fc->dir, "cpu.cfs_burst_us"), text);
+}
+
+static int burst_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long burst;
+	char text[32];
+	int r;
+
+	(void)len;
+	if ((r = kstrtoull(buf, 0, &burst)) < 0)
+		return r;
+	if (burst > (unsigned long long)MAX_RUNTIME_US)
+		return -EINVAL;
+	snprintf(text, sizeof(text), "%llu\n", burst);
+	return cfs_set(fc, stored_ll(fc, fc->dir, "cpu.cfs_quota_us"),
+		       stored_ll(fc, fc->dir, "cpu.cfs_period_us"), (long long)burst, text);
+}
+
+static int shares_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long shares;
+	char v1[32], v2[32];
+	int r;
+
+	(void)len;
+	if ((r = kstrtoull(buf, 0, &shares)) < 0)
+		return r;
+	if (fc->dir == fc->ctx->tree.base)
+		return -EINVAL; /* "We can't change the weight of the root cgroup." */
+	/* sched_group_set_shares() clamps rather than refuses. */
+	shares = shares < MIN_SHARES ? MIN_SHARES : shares > MAX_SHARES ? MAX_SHARES : shares;
+	snprintf(v1, sizeof(v1), "%llu\n", shares);
+	snprintf(v2, sizeof(v2), "%llu", cpu_shares_to_weight(shares));
+	return knob_set(fc, "cpu", "cpu.weight", v2, v1);
+}
+
+static int idle_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	long long idle;
+	int r;
+
+	(void)len;
+	if ((r = kstrtoll(buf, 0, &idle)) < 0)
+		return r;
+	if (idle < 0 || idle > 1 || fc->dir == fc->ctx->tree.base)
+		return -EINVAL;
+	return knob_set(fc, "cpu", "cpu.idle", idle ? "1" : "0", idle ? "1\n" : "0\n");
+}
+
+unsigned long long v2_stat_key(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, key, len) && line[len] == ' ')
+			return strtoull(line + len + 1, NULL, 10);
+	}
+	return 0;
+}
+
+static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
+	const char *text = "";
+
+	/* Without the cpu controller in v2 nothing is throttled: the counters are 0. */
+	if (knob_read(fc->ctx, fc->dir, "cpu", "cpu.stat", &v2) == 0)
+		text = v2.buf;
+	return strbuf_addf(out,
+			   "nr_periods %llu\nnr_throttled %llu\nthrottled_time %llu\n"
+			   "nr_bursts %llu\nburst_time %llu\n",
+			   v2_stat_key(text, "nr_periods"), v2_stat_key(text, "nr_throttled"),
+			   v2_stat_key(text, "throttled_usec") * 1000,
+			   v2_stat_key(text, "nr_bursts"), v2_stat_key(text, "burst_usec") * 1000);
+}
+
+static const struct v1_file cpu_files[] = {
+	{.name = "cpu.cfs_burst_us", .mode = 0644, .default_value = "0\n", .write = burst_write},
+	{.name = "cpu.cfs_period_us",
+	 .mode = 0644,
+	 .default_value = "100000\n",
+	 .write = period_write},
+	{.name = "cpu.cfs_quota_us", .mode = 0644, .default_value = "-1\n", .write = quota_write},
+	{.name = "cpu.idle", .mode = 0644, .default_value = "0\n", .write = idle_write},
+	{.name = "cpu.shares", .mode = 0644, .default_value = "1024\n", .write = shares_write},
+	{.name = "cpu.stat", .mode = 0444, .read = stat_read},
+};
+
+const struct v1_controller v1_cpu = {
+	.name = "cpu",
+	.files = cpu_files,
+	.nr_files = ARRAY_SIZE(cpu_files),
+};

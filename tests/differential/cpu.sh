@@ -1,0 +1,41 @@
+# Differential: cpu and cpuacct files of a child group, the kernel's reference
+# probes of cpu.shares, cpu.cfs_quota_us and cpu.cfs_period_us, the v1 rule
+# that a child gets no more bandwidth than its parent, and cpuacct resets.
+cd /sys/fs/cgroup || exit 1
+try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }
+w() { echo "write $1 '$2': $(try bash -c "echo '$2' > cpu,cpuacct/$1") -> $(head -c 80 cpu,cpuacct/$1 | tr '\n' '|')"; }
+
+mkdir -p cpu,cpuacct/p/c
+echo "## files of a child group"
+ls cpu,cpuacct/p | grep -E '^(cpu|cpuacct)\.'
+for f in cpu.cfs_burst_us cpu.cfs_period_us cpu.cfs_quota_us cpu.idle cpu.shares cpu.stat cpuacct.usage cpuacct.stat cpuacct.usage_sys cpuacct.usage_user; do
+  echo "$f: $(stat -c %a cpu,cpuacct/p/$f) $(tr '\n' '|' < cpu,cpuacct/p/$f)"
+done
+echo "percpu fields: $(wc -w < cpu,cpuacct/p/cpuacct.usage_percpu) usage_all lines: $(wc -l < cpu,cpuacct/p/cpuacct.usage_all)"
+
+echo "## cpu.shares"
+for v in 512 1 2 262144 262145 999999999 0 -1 abc " 700" "700 " 12x "" 0x400; do w p/cpu.shares "$v"; done
+echo "## cpu.cfs_quota_us"
+for v in 50000 500 1000 -1 -2 0 2000000 abc; do w p/cpu.cfs_quota_us "$v"; done
+echo "## cpu.cfs_period_us"
+for v in 50000 999 1000 1000000 1000001 0; do w p/cpu.cfs_period_us "$v"; done
+echo 100000 > cpu,cpuacct/p/cpu.cfs_period_us
+echo "## burst and idle"
+for v in 1000 -1; do w p/cpu.cfs_burst_us "$v"; done
+for v in 1 0 2 -1; do w p/cpu.idle "$v"; done
+echo "## a child gets no more bandwidth than its parent"
+w p/cpu.cfs_quota_us 50000
+w p/c/cpu.cfs_quota_us 60000
+w p/c/cpu.cfs_quota_us 40000
+w p/cpu.cfs_quota_us 30000
+w p/cpu.cfs_quota_us -1
+echo "## the root"
+for f in cpu.shares cpu.cfs_quota_us cpu.cfs_period_us cpu.idle; do echo "root $f: $(cat cpu,cpuacct/$f)"; done
+w cpu.shares 512
+w cpu.cfs_quota_us 50000
+echo "## read-only and reset"
+echo "write p/cpu.stat 1: $(try bash -c "echo 1 > cpu,cpuacct/p/cpu.stat")"
+w p/cpuacct.usage 5
+w p/cpuacct.usage 0
+w p/cpuacct.stat 0
+rmdir cpu,cpuacct/p/c cpu,cpuacct/p
