@@ -326,6 +326,31 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 	return 0;
 }
 
+/*
+ * The v2 knobs of a renamed group's new directories: every stored v1 value is
+ * written again through its row, as the kernel would have kept it in place.
+ */
+static void replay_values(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+	const struct cgx_caller daemon = {getpid(), 0, 0};
+
+	for (size_t i = 0; i < map->nr; i++) {
+		struct v2_dir *dir = map->pairs[i].to;
+
+		for (unsigned int file = 0; file < h->nr_files; file++) {
+			const char *value = dir->group[hier]->values[file];
+			_cleanup_free_ char *copy = NULL;
+
+			if (!value || !h->files[file]->write || !(copy = strdup(value)))
+				continue;
+			if (cgx_file_write(ctx, dir, hier, file, &daemon, copy, strlen(copy)) < 0)
+				cgx_log(CGX_LOG_WARNING, "%s not carried to the renamed %s",
+					h->files[file]->name, dir->name);
+		}
+	}
+}
+
 static void undo_group_copy(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
 {
 	for (size_t i = 0; i < map->nr; i++) {
@@ -394,6 +419,8 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 				      leaf->name);
 	}
 	r = commit_group_move(ctx, hier, &map);
+	if (r == 0)
+		replay_values(ctx, hier, &map);
 	free(map.pairs);
 	if (r < 0)
 		return r;

@@ -101,3 +101,14 @@ write_result() {
   echo 0 >"$VIEW/cpu,cpuacct/busy/cpuacct.usage"
   [ "$(cat "$VIEW/cpu,cpuacct/busy/cpuacct.usage")" = 0 ]
 }
+
+@test "a renamed group keeps its v2 settings under its new name" {
+  mkdir "$VIEW/cpu,cpuacct/before"
+  echo 512 >"$VIEW/cpu,cpuacct/before/cpu.shares"
+  echo 30000 >"$VIEW/cpu,cpuacct/before/cpu.cfs_quota_us"
+  mv "$VIEW/cpu,cpuacct/before" "$VIEW/cpu,cpuacct/after"
+  [ "$(cat "$VIEW/cpu,cpuacct/after/cpu.shares")" = 512 ]
+  [ "$(cat "$CG2/cgx/after/cpu.weight")" = 59 ]
+  [ "$(cat "$CG2/cgx/after/cpu.max")" = "30000 100000" ]
+  [ ! -e "$CG2/cgx/before" ]
+}
