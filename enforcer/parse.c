@@ -121,3 +121,54 @@ int kstrtoint_strict_pid(char *buf, int *pid)
 		return -EINVAL;
 	return 0;
 }
+
+unsigned long long memparse(const char *s, const char **end)
+{
+	unsigned int base = 0;
+	unsigned long long value = 0;
+	const char *c = fixup_radix(s, &base);
+	int shift = 0;
+
+	for (;; c++) {
+		int ch = tolower((unsigned char)*c);
+		unsigned int digit;
+
+		if (ch >= '0' && ch <= '9')
+			digit = ch - '0';
+		else if (ch >= 'a' && ch <= 'f')
+			digit = ch - 'a' + 10;
+		else
+			break;
+		if (digit >= base)
+			break;
+		value = value * base + digit; /* wraps, as simple_strtoull */
+	}
+	if (c == s + 2 && base == 16)
+		c = s; /* "0x" with no digit took nothing */
+	switch (*c) {
+	case 'E':
+	case 'e':
+		shift += 10; /* fall through */
+	case 'P':
+	case 'p':
+		shift += 10; /* fall through */
+	case 'T':
+	case 't':
+		shift += 10; /* fall through */
+	case 'G':
+	case 'g':
+		shift += 10; /* fall through */
+	case 'M':
+	case 'm':
+		shift += 10; /* fall through */
+	case 'K':
+	case 'k':
+		shift += 10;
+		c++;
+		break;
+	default:
+		break;
+	}
+	*end = c;
+	return shift >= 64 ? 0 : value << shift;
+}

@@ -23,6 +23,13 @@ int kstrtoint(const char *s, unsigned int base, int *res);
  */
 int kstrtoint_strict_pid(char *buf, int *pid);
 
+/*
+ * memparse(): simple_strtoull with base 0 (no sign, no error: it stops at
+ * the first non-digit and wraps on overflow), then an optional K/M/G/T/P/E
+ * suffix, either case. *@end points past what was taken.
+ */
+unsigned long long memparse(const char *s, const char **end);
+
 /* strstrip(): drops leading and trailing white space in place. */
 char *strstrip(char *s);
 

@@ -69,6 +69,7 @@ unsigned long long cpu_shares_to_weight(unsigned long long shares);
 extern const struct v1_controller v1_cpu;
 extern const struct v1_controller v1_cpuacct;
 extern const struct v1_controller v1_freezer;
+extern const struct v1_controller v1_memory;
 extern const struct v1_controller v1_pids;
 
 /* Builds @hier->files: core rows and those of its controllers, sorted by name. */

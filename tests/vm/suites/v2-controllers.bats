@@ -112,3 +112,30 @@ write_result() {
   [ "$(cat "$CG2/cgx/after/cpu.max")" = "30000 100000" ]
   [ ! -e "$CG2/cgx/before" ]
 }
+
+@test "memory limits reach memory.max, memory.swap.max and memory.low" {
+  mkdir "$VIEW/memory/lim"
+  echo 100M >"$VIEW/memory/lim/memory.limit_in_bytes"
+  [ "$(cat "$CG2/cgx/lim/memory.max")" = 104857600 ]
+  echo 300M >"$VIEW/memory/lim/memory.memsw.limit_in_bytes"
+  [ "$(cat "$CG2/cgx/lim/memory.swap.max")" = 209715200 ]
+  echo 200M >"$VIEW/memory/lim/memory.limit_in_bytes"
+  [ "$(cat "$CG2/cgx/lim/memory.swap.max")" = 104857600 ]
+  echo -1 >"$VIEW/memory/lim/memory.memsw.limit_in_bytes"
+  [ "$(cat "$CG2/cgx/lim/memory.swap.max")" = max ]
+  echo 50M >"$VIEW/memory/lim/memory.soft_limit_in_bytes"
+  [ "$(cat "$CG2/cgx/lim/memory.low")" = 52428800 ]
+  echo -1 >"$VIEW/memory/lim/memory.limit_in_bytes"
+  [ "$(cat "$CG2/cgx/lim/memory.max")" = max ]
+}
+
+@test "a process allocating past memory.limit_in_bytes is OOM-killed and failcnt rises" {
+  mkdir "$VIEW/memory/oom"
+  echo 20M >"$VIEW/memory/oom/memory.limit_in_bytes"
+  echo 20M >"$VIEW/memory/oom/memory.memsw.limit_in_bytes"
+  run bash -c "echo \$\$ > '$VIEW/memory/oom/tasks'; exec timeout 60 tail /dev/zero"
+  [ "$status" -eq 137 ]
+  [ "$(cat "$VIEW/memory/oom/memory.failcnt")" -gt 0 ]
+  [ "$(sed -n 's/^oom_kill //p' "$VIEW/memory/oom/memory.oom_control")" -ge 1 ]
+  [ "$(cat "$VIEW/memory/oom/memory.max_usage_in_bytes")" -le 20971520 ]
+}

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * memory (mm/memcontrol-v1.c, mem_cgroup_legacy_files) on cgroup2:
+ *   limit_in_bytes       -> memory.max
+ *   memsw.limit_in_bytes -> memory.swap.max = memsw - limit (v1 refuses memsw < limit)
+ *   soft_limit_in_bytes  -> memory.low (as runc and crun; libcgroup uses memory.high)
+ *   usage, max_usage, failcnt, oom_control, stat <- memory.current, .peak, .events, .stat
+ *   force_empty          -> memory.reclaim
+ * swappiness, move_charge_at_immigrate, oom_kill_disable and the kmem
+ * limits have no v2 equivalent: they keep their v1 read/write behaviour,
+ * and do nothing.
+ */
+#include "../internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PAGE_SIZE_BYTES	 4096ULL
+#define PAGE_COUNTER_MAX (0x7fffffffffffffffULL / PAGE_SIZE_BYTES)
+
+static bool is_root(const struct v1_file_ctx *fc)
+{
+	return fc->dir == fc->ctx->tree.base;
+}
+
+/* page_counter_memparse(buf, "-1"): -EINVAL unless the whole buffer was taken. */
+static int parse_pages(char *buf, unsigned long long *pages)
+{
+	const char *text = strstrip(buf), *end;
+	unsigned long long bytes;
+
+	if (!strcmp(text, "-1")) {
+		*pages = PAGE_COUNTER_MAX;
+		return 0;
+	}
+	bytes = memparse(text, &end);
+	if (*end)
+		return -EINVAL;
+	*pages = bytes / PAGE_SIZE_BYTES < PAGE_COUNTER_MAX ? bytes / PAGE_SIZE_BYTES
+							    : PAGE_COUNTER_MAX;
+	return 0;
+}
+
+static unsigned long long stored_pages(const struct v1_file_ctx *fc, const char *name)
+{
+	int file = v1_file_find(&fc->ctx->hiers.hier[fc->hier], name);
+	const char *text = file < 0 ? NULL : cgx_value_get(fc->ctx, fc->dir, fc->hier, file);
+
+	return text ? strtoull(text, NULL, 10) / PAGE_SIZE_BYTES : PAGE_COUNTER_MAX;
+}
+
+static void pages_text(unsigned long long pages, char *v1, size_t v1_size, char *v2, size_t v2_size)
+{
+	snprintf(v1, v1_size, "%llu\n", pages * PAGE_SIZE_BYTES);
+	if (pages == PAGE_COUNTER_MAX)
+		snprintf(v2, v2_size, "max");
+	else
+		snprintf(v2, v2_size, "%llu", pages * PAGE_SIZE_BYTES);
+}
+
+/* memory.swap.max follows memsw - limit; a kernel without swap accounting has no such file. */
+static int sync_swap_max(const struct v1_file_ctx *fc, unsigned long long limit,
+			 unsigned long long memsw)
+{
+	_cleanup_close_ int fd = cgx_dir_open(fc->ctx, fc->dir);
+	char text[32];
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if (memsw == PAGE_COUNTER_MAX)
+		snprintf(text, sizeof(text), "max");
+	else
+		snprintf(text, sizeof(text), "%llu", (memsw - limit) * PAGE_SIZE_BYTES);
+	r = write_file_at(fd, "memory.swap.max", text, strlen(text));
+	return r == -ENOENT ? 0 : r;
+}
+
+static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long pages, memsw = stored_pages(fc, "memory.memsw.limit_in_bytes");
+	char v1[32], v2[32];
+	int r;
+
+	(void)len;
+	if ((r = parse_pages(buf, &pages)) < 0)
+		return r;
+	if (is_root(fc) || pages > memsw)
+		return -EINVAL; /* the root has no limit; memsw must stay >= limit */
+	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
+	if ((r = knob_set(fc, "memory", "memory.max", v2, v1)) < 0)
+		return r;
+	return sync_swap_max(fc, pages, memsw);
+}
+
+static int memsw_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long pages, limit = stored_pages(fc, "memory.limit_in_bytes");
+	char v1[32], v2[32];
+	int r;
+
+	(void)len;
+	if ((r = parse_pages(buf, &pages)) < 0)
+		return r;
+	if (is_root(fc) || pages < limit)
+		return -EINVAL;
+	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
+	if (pages != PAGE_COUNTER_MAX)
+		snprintf(v2, sizeof(v2), "%llu", (pages - limit) * PAGE_SIZE_BYTES);
+	return knob_set(fc, "memory", "memory.swap.max", v2, v1);
+}
+
+static int soft_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long pages;
+	char v1[32], v2[32];
+	int r;
+
+	(void)len;
+	if ((r = parse_pages(buf, &pages)) < 0)
+		return r;
+	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
+	/* The root's soft limit is kept, but the base's parent owns its memory.low. */
+	if (is_root(fc))
+		return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, v1);
+	return knob_set(fc, "memory", "memory.low", v2, v1);
+}
+
+/* kmem.tcp.limit_in_bytes: parsed and kept, as v1 keeps it; no v2 knob. */
+static int stored_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long pages;
+	char v1[32], v2[32];
+	int r;
+
+	(void)len;
+	if ((r = parse_pages(buf, &pages)) < 0)
+		return r;
+	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, v1);
+}
+
+/* kmem.limit_in_bytes: 6.1 parses it and ignores it (the limit is gone). */
+static int ignored_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long pages;
+
+	(void)fc, (void)len;
+	return parse_pages(buf, &pages);
+}
+
+/* Counters v1 resets on any write; v2 cannot, and the next read is what it was. */
+static int reset_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)fc, (void)buf, (void)len;
+	return 0;
+}
+
+static int swappiness_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long value;
+	char text[32];
+	int r;
+
+	(void)len;
+	if ((r = kstrtoull(buf, 0, &value)) < 0)
+		return r;
+	if (value > 200)
+		return -EINVAL;
+	snprintf(text, sizeof(text), "%llu\n", value);
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text);
+}
+
+static int move_charge_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long value;
+	char text[32];
+	int r;
+
+	(void)len;
+	if ((r = kstrtoull(buf, 0, &value)) < 0)
+		return r;
+	if (value & ~3ULL)
+		return -EINVAL;
+	snprintf(text, sizeof(text), "%llu\n", value);
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text);
+}
+
+static int use_hierarchy_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long value;
+	int r;
+
+	(void)fc, (void)len;
+	if ((r = kstrtoull(buf, 0, &value)) < 0)
+		return r;
+	return value == 1 ? 0 : -EINVAL; /* hierarchy is always on */
+}
+
+static int v2_read(const struct v1_file_ctx *fc, const char *file, struct strbuf *out)
+{
+	if (is_root(fc))
+		return read_file_at(fc->ctx->cgroup2_fd, file, out);
+	return knob_read(fc->ctx, fc->dir, "memory", file, out);
+}
+
+static unsigned long long v2_number(const struct v1_file_ctx *fc, const char *file)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	return v2_read(fc, file, &text) < 0 ? 0 : strtoull(text.buf, NULL, 10);
+}
+
+static unsigned long long v2_key(const struct v1_file_ctx *fc, const char *file, const char *key)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	return v2_read(fc, file, &text) < 0 ? 0 : v2_stat_key(text.buf, key);
+}
+
+static int usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.current"));
+}
+
+static int memsw_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return strbuf_addf(out, "%llu\n",
+			   v2_number(fc, "memory.current") + v2_number(fc, "memory.swap.current"));
+}
+
+static int max_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.peak"));
+}
+
+static int failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return strbuf_addf(out, "%llu\n", v2_key(fc, "memory.events", "max"));
+}
+
+static int memsw_failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return strbuf_addf(out, "%llu\n", v2_key(fc, "memory.swap.events", "fail"));
+}
+
+static int oom_control_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long value;
+	int r;
+
+	(void)len;
+	if ((r = kstrtoull(buf, 0, &value)) < 0)
+		return r;
+	if (is_root(fc) || value > 1)
+		return -EINVAL;
+	if (value)
+		cgx_log(CGX_LOG_WARNING, "memory.oom_control oom_kill_disable has no cgroup2 "
+					 "equivalent: kept, not enforced");
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, value ? "1\n" : "0\n");
+}
+
+static int oom_control_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	const char *disabled = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
+
+	return strbuf_addf(out, "oom_kill_disable %d\nunder_oom 0\noom_kill %llu\n",
+			   disabled && disabled[0] == '1', v2_key(fc, "memory.events", "oom_kill"));
+}
+
+static int force_empty_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	_cleanup_close_ int fd = -1;
+	char text[32];
+	int r;
+
+	(void)buf, (void)len;
+	if (is_root(fc))
+		return -EINVAL;
+	if (!cgx_has_controller(fc->ctx, "memory"))
+		return 0;
+	if ((fd = cgx_dir_open(fc->ctx, fc->dir)) < 0)
+		return fd;
+	snprintf(text, sizeof(text), "%llu", v2_number(fc, "memory.current"));
+	/* Reclaim all it can; what cannot go is not an error, as in v1. */
+	r = write_file_at(fd, "memory.reclaim", text, strlen(text));
+	return r == -EAGAIN || r == -EINVAL ? 0 : r;
+}
+
+/* v1 memory.stat keys from their v2 names; v1 lists local then total_ values. */
+static const struct {
+	const char *v1, *v2;
+} stat_keys[] = {
+	{"cache", "file"},
+	{"rss", "anon"},
+	{"rss_huge", "anon_thp"},
+	{"shmem", "shmem"},
+	{"mapped_file", "file_mapped"},
+	{"dirty", "file_dirty"},
+	{"writeback", "file_writeback"},
+	{"workingset_refault_anon", "workingset_refault_anon"},
+	{"workingset_refault_file", "workingset_refault_file"},
+	{"swap", NULL},
+	{"pgpgin", NULL},
+	{"pgpgout", NULL},
+	{"pgfault", "pgfault"},
+	{"pgmajfault", "pgmajfault"},
+	{"inactive_anon", "inactive_anon"},
+	{"active_anon", "active_anon"},
+	{"inactive_file", "inactive_file"},
+	{"active_file", "active_file"},
+	{"unevictable", "unevictable"},
+};
+
+static unsigned long long hierarchical_limit(const struct v1_file_ctx *fc, const char *name)
+{
+	int file = v1_file_find(&fc->ctx->hiers.hier[fc->hier], name);
+	unsigned long long limit = PAGE_COUNTER_MAX * PAGE_SIZE_BYTES;
+
+	for (struct v2_dir *dir = fc->dir; file >= 0 && dir && dir->parent; dir = dir->parent) {
+		const char *text =
+			dir->group[fc->hier] ? cgx_value_get(fc->ctx, dir, fc->hier, file) : NULL;
+		unsigned long long value = text ? strtoull(text, NULL, 10) : limit;
+
+		if (value < limit)
+			limit = value;
+	}
+	return limit;
+}
+
+static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
+	unsigned long long swap = v2_number(fc, "memory.swap.current");
+	int r;
+
+	if (v2_read(fc, "memory.stat", &v2) < 0)
+		strbuf_add(&v2, "", 0);
+	for (int total = 0; total < 2; total++) {
+		for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
+			unsigned long long value =
+				stat_keys[i].v2 ? v2_stat_key(v2.buf, stat_keys[i].v2) : 0;
+
+			if (!strcmp(stat_keys[i].v1, "swap"))
+				value = swap;
+			if ((r = strbuf_addf(out, "%s%s %llu\n", total ? "total_" : "",
+					     stat_keys[i].v1, value)) < 0)
+				return r;
+		}
+		if (!total &&
+		    (r = strbuf_addf(
+			     out, "hierarchical_memory_limit %llu\nhierarchical_memsw_limit %llu\n",
+			     hierarchical_limit(fc, "memory.limit_in_bytes"),
+			     hierarchical_limit(fc, "memory.memsw.limit_in_bytes"))) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int numa_stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	unsigned long long file = 0, anon = 0, unevictable = 0;
+	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
+
+	if (v2_read(fc, "memory.stat", &v2) == 0) {
+		file = v2_stat_key(v2.buf, "file") / PAGE_SIZE_BYTES;
+		anon = v2_stat_key(v2.buf, "anon") / PAGE_SIZE_BYTES;
+		unevictable = v2_stat_key(v2.buf, "unevictable") / PAGE_SIZE_BYTES;
+	}
+	/* v2 keeps no per-node split here: node 0 carries it all. */
+	return strbuf_addf(out,
+			   "total=%llu N0=%llu\nfile=%llu N0=%llu\nanon=%llu N0=%llu\n"
+			   "unevictable=%llu N0=%llu\nhierarchical_total=%llu N0=%llu\n"
+			   "hierarchical_file=%llu N0=%llu\nhierarchical_anon=%llu N0=%llu\n"
+			   "hierarchical_unevictable=%llu N0=%llu\n",
+			   file + anon + unevictable, file + anon + unevictable, file, file, anon,
+			   anon, unevictable, unevictable, file + anon + unevictable,
+			   file + anon + unevictable, file, file, anon, anon, unevictable,
+			   unevictable);
+}
+
+static int zero_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	(void)fc;
+	return strbuf_add(out, "0\n", 2);
+}
+
+static int empty_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	(void)fc, (void)out;
+	return 0;
+}
+
+#define MAX_BYTES "9223372036854771712\n"
+
+static const struct v1_file memory_files[] = {
+	{.name = "cgroup.event_control", .mode = 0222},
+	{.name = "memory.failcnt", .mode = 0644, .read = failcnt_read, .write = reset_write},
+	{.name = "memory.force_empty", .mode = 0200, .write = force_empty_write},
+	{.name = "memory.kmem.failcnt", .mode = 0644, .read = zero_read, .write = reset_write},
+	{.name = "memory.kmem.limit_in_bytes",
+	 .mode = 0644,
+	 .default_value = MAX_BYTES,
+	 .write = ignored_limit_write},
+	{.name = "memory.kmem.max_usage_in_bytes",
+	 .mode = 0644,
+	 .read = zero_read,
+	 .write = reset_write},
+	{.name = "memory.kmem.slabinfo", .mode = 0444, .read = empty_read},
+	{.name = "memory.kmem.tcp.failcnt", .mode = 0644, .read = zero_read, .write = reset_write},
+	{.name = "memory.kmem.tcp.limit_in_bytes",
+	 .mode = 0644,
+	 .default_value = MAX_BYTES,
+	 .write = stored_limit_write},
+	{.name = "memory.kmem.tcp.max_usage_in_bytes",
+	 .mode = 0644,
+	 .read = zero_read,
+	 .write = reset_write},
+	{.name = "memory.kmem.tcp.usage_in_bytes", .mode = 0444, .read = zero_read},
+	{.name = "memory.kmem.usage_in_bytes", .mode = 0444, .read = zero_read},
+	{.name = "memory.limit_in_bytes",
+	 .mode = 0644,
+	 .default_value = MAX_BYTES,
+	 .write = limit_write},
+	{.name = "memory.max_usage_in_bytes",
+	 .mode = 0644,
+	 .read = max_usage_read,
+	 .write = reset_write},
+	{.name = "memory.memsw.failcnt",
+	 .mode = 0644,
+	 .read = memsw_failcnt_read,
+	 .write = reset_write},
+	{.name = "memory.memsw.limit_in_bytes",
+	 .mode = 0644,
+	 .default_value = MAX_BYTES,
+	 .write = memsw_write},
+	{.name = "memory.memsw.max_usage_in_bytes",
+	 .mode = 0644,
+	 .read = max_usage_read,
+	 .write = reset_write},
+	{.name = "memory.memsw.usage_in_bytes", .mode = 0444, .read = memsw_usage_read},
+	{.name = "memory.move_charge_at_immigrate",
+	 .mode = 0644,
+	 .default_value = "0\n",
+	 .write = move_charge_write},
+	{.name = "memory.numa_stat", .mode = 0444, .read = numa_stat_read},
+	{.name = "memory.oom_control",
+	 .mode = 0644,
+	 .read = oom_control_read,
+	 .write = oom_control_write},
+	{.name = "memory.pressure_level", .mode = 0},
+	{.name = "memory.soft_limit_in_bytes",
+	 .mode = 0644,
+	 .default_value = MAX_BYTES,
+	 .write = soft_limit_write},
+	{.name = "memory.stat", .mode = 0444, .read = stat_read},
+	{.name = "memory.swappiness",
+	 .mode = 0644,
+	 .default_value = "60\n",
+	 .write = swappiness_write},
+	{.name = "memory.usage_in_bytes", .mode = 0444, .read = usage_read},
+	{.name = "memory.use_hierarchy",
+	 .mode = 0644,
+	 .default_value = "1\n",
+	 .write = use_hierarchy_write},
+};
+
+const struct v1_controller v1_memory = {
+	.name = "memory",
+	.files = memory_files,
+	.nr_files = ARRAY_SIZE(memory_files),
+};
