@@ -62,6 +62,8 @@ int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hi
 
 /* The value of @key in a flat-keyed v2 file ("nr_periods 3"), 0 when absent. */
 unsigned long long v2_stat_key(const char *text, const char *key);
+/* The value of @key in a "key=value key=value" line (io.stat, io.max), 0 when absent. */
+unsigned long long v2_stat_key_eq(const char *fields, const char *key);
 
 /* tasks.c */
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */

@@ -73,3 +73,29 @@ int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v
 	}
 	return 0;
 }
+
+unsigned long long v2_stat_key(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, key, len) && line[len] == ' ')
+			return strtoull(line + len + 1, NULL, 10);
+	}
+	return 0;
+}
+
+unsigned long long v2_stat_key_eq(const char *fields, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *f = fields; f && *f; f = strchr(f, ' ')) {
+		while (*f == ' ')
+			f++;
+		if (!strncmp(f, key, len) && f[len] == '=')
+			return strtoull(f + len + 1, NULL, 10);
+	}
+	return 0;
+}

@@ -6,8 +6,9 @@
 #include <string.h>
 
 /* Controllers whose rows are defined; the others show the core files only, for now. */
-static const struct v1_controller *const v1_controllers[] = {&v1_cpu,	 &v1_cpuacct, &v1_freezer,
-							     &v1_memory, &v1_pids,    NULL};
+static const struct v1_controller *const v1_controllers[] = {
+	&v1_blkio, &v1_cpu, &v1_cpuacct, &v1_freezer, &v1_memory, &v1_pids, NULL,
+};
 
 static int cmp_file_name(const void *a, const void *b)
 {

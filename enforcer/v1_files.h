@@ -66,6 +66,7 @@ const struct v1_controller *v1_controller_find(const char *name);
 /* cpu.shares -> cpu.weight (controllers/cpu.c). */
 unsigned long long cpu_shares_to_weight(unsigned long long shares);
 
+extern const struct v1_controller v1_blkio;
 extern const struct v1_controller v1_cpu;
 extern const struct v1_controller v1_cpuacct;
 extern const struct v1_controller v1_freezer;

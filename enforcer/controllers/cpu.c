@@ -203,19 +203,6 @@ static int idle_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return knob_set(fc, "cpu", "cpu.idle", idle ? "1" : "0", idle ? "1\n" : "0\n");
 }
 
-unsigned long long v2_stat_key(const char *text, const char *key)
-{
-	size_t len = strlen(key);
-
-	for (const char *line = text; line && *line; line = strchr(line, '\n')) {
-		if (*line == '\n')
-			line++;
-		if (!strncmp(line, key, len) && line[len] == ' ')
-			return strtoull(line + len + 1, NULL, 10);
-	}
-	return 0;
-}
-
 static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
 	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;

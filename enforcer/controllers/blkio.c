@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * blkio throttling (block/blk-throttle.c, throtl_legacy_files) on cgroup2's
+ * io.max, and its statistics from io.stat. v1 keeps one file per limit
+ * ("MAJ:MIN VALUE" lines); v2 one line per device with rbps/wbps/riops/wiops.
+ * v2's io.stat is hierarchical and has no sync/async split: the v1 per-group
+ * and _recursive files read the same numbers, all counted as Async.
+ */
+#include "../internal.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct {
+	const char *v1, *v2;
+} limit_keys[] = {
+	{"blkio.throttle.read_bps_device", "rbps"},
+	{"blkio.throttle.write_bps_device", "wbps"},
+	{"blkio.throttle.read_iops_device", "riops"},
+	{"blkio.throttle.write_iops_device", "wiops"},
+};
+
+static const char *v2_key_of(const char *v1_name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(limit_keys); i++)
+		if (!strcmp(limit_keys[i].v1, v1_name))
+			return limit_keys[i].v2;
+	return NULL;
+}
+
+/* blkcg_conf_get_disk(): a whole disk, or ENODEV (partitions are not throttled). */
+static int check_disk(unsigned int major, unsigned int minor)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major, minor);
+	if (stat(path, &st) < 0)
+		return -ENODEV;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", major, minor);
+	return stat(path, &st) == 0 ? -ENODEV : 0;
+}
+
+/* The stored "MAJ:MIN VALUE" lines with @device set to @value (0 removes it). */
+static int update_lines(const char *old, const char *device, unsigned long long value,
+			struct strbuf *out)
+{
+	size_t device_len = strlen(device);
+	bool written = false;
+	int r;
+
+	for (const char *line = old ? old : ""; *line;) {
+		size_t len = strcspn(line, "\n");
+
+		if (!strncmp(line, device, device_len) && line[device_len] == ' ') {
+			if (value && !written &&
+			    (r = strbuf_addf(out, "%s %llu\n", device, value)) < 0)
+				return r;
+			written = true;
+		} else if ((r = strbuf_add(out, line, len)) < 0 ||
+			   (r = strbuf_add(out, "\n", 1)) < 0) {
+			return r;
+		}
+		line += len + (line[len] == '\n');
+	}
+	if (value && !written)
+		return strbuf_addf(out, "%s %llu\n", device, value);
+	return strbuf_add(out, "", 0);
+}
+
+static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	const char *v1_name = fc->ctx->hiers.hier[fc->hier].files[fc->file]->name;
+	_cleanup_strbuf_ struct strbuf lines = STRBUF_INIT;
+	unsigned int major, minor;
+	unsigned long long value;
+	char device[32], v2[96];
+	int consumed = 0, r;
+
+	(void)len;
+	if (sscanf(buf, "%u:%u%n", &major, &minor, &consumed) != 2 ||
+	    !isspace((unsigned char)buf[consumed]))
+		return -EINVAL;
+	if ((r = check_disk(major, minor)) < 0)
+		return r;
+	if (sscanf(buf + consumed, "%llu", &value) != 1)
+		return -EINVAL;
+	snprintf(device, sizeof(device), "%u:%u", major, minor);
+	if ((r = update_lines(cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file), device, value,
+			      &lines)) < 0)
+		return r;
+	/* 0 lifts the limit (U64_MAX in v1, max in v2). */
+	if (value)
+		snprintf(v2, sizeof(v2), "%s %s=%llu", device, v2_key_of(v1_name), value);
+	else
+		snprintf(v2, sizeof(v2), "%s %s=max", device, v2_key_of(v1_name));
+	return knob_set(fc, "io", "io.max", v2, lines.buf);
+}
+
+struct io_totals {
+	unsigned long long read, write, discard;
+};
+
+/* Per device from io.stat: bytes (rbytes, wbytes, dbytes) or ios (rios, wios, dios). */
+static int stats_read(const struct v1_file_ctx *fc, struct strbuf *out, bool bytes)
+{
+	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT;
+	unsigned long long sum = 0;
+	int r;
+
+	if (knob_read(fc->ctx, fc->dir, "io", "io.stat", &stat) < 0)
+		strbuf_add(&stat, "", 0);
+	for (const char *line = stat.buf; *line;) {
+		size_t len = strcspn(line, "\n");
+		char device[32], fields[512];
+		struct io_totals t = {0};
+
+		if (sscanf(line, "%31s %511[^\n]", device, fields) == 2) {
+			t.read = v2_stat_key_eq(fields, bytes ? "rbytes" : "rios");
+			t.write = v2_stat_key_eq(fields, bytes ? "wbytes" : "wios");
+			t.discard = v2_stat_key_eq(fields, bytes ? "dbytes" : "dios");
+			r = strbuf_addf(out,
+					"%s Read %llu\n%s Write %llu\n%s Sync 0\n%s Async %llu\n"
+					"%s Discard %llu\n%s Total %llu\n",
+					device, t.read, device, t.write, device, device,
+					t.read + t.write, device, t.discard, device,
+					t.read + t.write + t.discard);
+			if (r < 0)
+				return r;
+			sum += t.read + t.write + t.discard;
+		}
+		line += len + (line[len] == '\n');
+	}
+	return strbuf_addf(out, "Total %llu\n", sum);
+}
+
+static int service_bytes_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return stats_read(fc, out, true);
+}
+
+static int serviced_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return stats_read(fc, out, false);
+}
+
+/* v2 counters cannot be reset: the write is taken, as v1 takes it, and changes nothing. */
+static int reset_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)fc, (void)buf, (void)len;
+	return 0;
+}
+
+static const struct v1_file blkio_files[] = {
+	{.name = "blkio.reset_stats", .mode = 0200, .write = reset_write},
+	{.name = "blkio.throttle.io_service_bytes", .mode = 0444, .read = service_bytes_read},
+	{.name = "blkio.throttle.io_service_bytes_recursive",
+	 .mode = 0444,
+	 .read = service_bytes_read},
+	{.name = "blkio.throttle.io_serviced", .mode = 0444, .read = serviced_read},
+	{.name = "blkio.throttle.io_serviced_recursive", .mode = 0444, .read = serviced_read},
+	{.name = "blkio.throttle.read_bps_device",
+	 .mode = 0644,
+	 .default_value = "",
+	 .write = limit_write},
+	{.name = "blkio.throttle.read_iops_device",
+	 .mode = 0644,
+	 .default_value = "",
+	 .write = limit_write},
+	{.name = "blkio.throttle.write_bps_device",
+	 .mode = 0644,
+	 .default_value = "",
+	 .write = limit_write},
+	{.name = "blkio.throttle.write_iops_device",
+	 .mode = 0644,
+	 .default_value = "",
+	 .write = limit_write},
+};
+
+const struct v1_controller v1_blkio = {
+	.name = "blkio",
+	.files = blkio_files,
+	.nr_files = ARRAY_SIZE(blkio_files),
+};

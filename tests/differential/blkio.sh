@@ -1,0 +1,15 @@
+# Differential: blkio files of a child group and the throttle writes that
+# blk-throttle refuses (the guest has no block device to throttle).
+cd /sys/fs/cgroup || exit 1
+try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }
+w() { echo "write $1 '$2': $(try bash -c "echo '$2' > blkio/$1") -> $(head -c 80 blkio/$1 2>&1 | sed 's/.*: //' | tr '\n' '|')"; }
+mkdir blkio/b
+for f in $(ls blkio/b | grep '^blkio\.'); do
+  echo "$f: $(stat -c %a blkio/b/$f) $(head -c 80 blkio/b/$f 2>&1 | sed 's/.*: //' | tr '\n' '|')"
+done
+for f in read_bps_device write_iops_device; do
+  for v in "8:0 1048576" "8:0 0" bad "8:0" "4095:4095 1" ""; do w b/blkio.throttle.$f "$v"; done
+done
+w b/blkio.reset_stats 1
+w b/blkio.throttle.io_serviced 1
+rmdir blkio/b
