@@ -111,22 +111,6 @@ static int memsw_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return knob_set(fc, "memory", "memory.swap.max", v2, v1);
 }
 
-static int soft_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
-{
-	unsigned long long pages;
-	char v1[32], v2[32];
-	int r;
-
-	(void)len;
-	if ((r = parse_pages(buf, &pages)) < 0)
-		return r;
-	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
-	/* The root's soft limit is kept, but the base's parent owns its memory.low. */
-	if (is_root(fc))
-		return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, v1);
-	return knob_set(fc, "memory", "memory.low", v2, v1);
-}
-
 /* kmem.tcp.limit_in_bytes: parsed and kept, as v1 keeps it; no v2 knob. */
 static int stored_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
@@ -139,6 +123,21 @@ static int stored_limit_write(const struct v1_file_ctx *fc, char *buf, size_t le
 		return r;
 	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
 	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, v1);
+}
+
+static int soft_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	unsigned long long pages;
+	char v1[32], v2[32];
+	int r;
+
+	/* The root's soft limit is kept, but the base's parent owns its memory.low. */
+	if (is_root(fc))
+		return stored_limit_write(fc, buf, len);
+	if ((r = parse_pages(buf, &pages)) < 0)
+		return r;
+	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
+	return knob_set(fc, "memory", "memory.low", v2, v1);
 }
 
 /* kmem.limit_in_bytes: 6.1 parses it and ignores it (the limit is gone). */
