@@ -87,6 +87,10 @@ ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 /* Stored values (state.c): what a v1 read returns, kept in xattrs. */
 const char *cgx_value_get(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 			  unsigned int file);
+/* The stored value of the file called @name, NULL where @dir is no group of @hier or has no such
+ * file. */
+const char *cgx_value_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			    const char *name);
 int cgx_value_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
 		  const char *text);
 

@@ -146,6 +146,16 @@ const char *cgx_value_get(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int 
 	return ctx->hiers.hier[hier].files[file]->default_value;
 }
 
+const char *cgx_value_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			    const char *name)
+{
+	int file = v1_file_find(&ctx->hiers.hier[hier], name);
+
+	if (file < 0 || !dir->group[hier])
+		return NULL;
+	return cgx_value_get(ctx, dir, hier, file);
+}
+
 int cgx_value_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
 		  const char *text)
 {

@@ -73,6 +73,12 @@ extern const struct v1_controller v1_freezer;
 extern const struct v1_controller v1_memory;
 extern const struct v1_controller v1_pids;
 
+/*
+ * A write v1 takes and v2 cannot carry out (a counter reset): accepted,
+ * changing nothing, so the next read returns what it did.
+ */
+int v1_write_accepted(const struct v1_file_ctx *fc, char *buf, size_t len);
+
 /* Builds @hier->files: core rows and those of its controllers, sorted by name. */
 int v1_files_build(struct cgx_hier *hier);
 /* Index of @name in @hier->files, or -ENOENT. */

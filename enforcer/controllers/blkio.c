@@ -147,15 +147,8 @@ static int serviced_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	return stats_read(fc, out, false);
 }
 
-/* v2 counters cannot be reset: the write is taken, as v1 takes it, and changes nothing. */
-static int reset_write(const struct v1_file_ctx *fc, char *buf, size_t len)
-{
-	(void)fc, (void)buf, (void)len;
-	return 0;
-}
-
 static const struct v1_file blkio_files[] = {
-	{.name = "blkio.reset_stats", .mode = 0200, .write = reset_write},
+	{.name = "blkio.reset_stats", .mode = 0200, .write = v1_write_accepted},
 	{.name = "blkio.throttle.io_service_bytes", .mode = 0444, .read = service_bytes_read},
 	{.name = "blkio.throttle.io_service_bytes_recursive",
 	 .mode = 0444,

@@ -35,8 +35,7 @@ unsigned long long cpu_shares_to_weight(unsigned long long shares)
 
 static long long stored_ll(const struct v1_file_ctx *fc, struct v2_dir *dir, const char *name)
 {
-	int file = v1_file_find(&fc->ctx->hiers.hier[fc->hier], name);
-	const char *text = file < 0 ? NULL : cgx_value_get(fc->ctx, dir, fc->hier, file);
+	const char *text = cgx_value_named(fc->ctx, dir, fc->hier, name);
 
 	return text ? strtoll(text, NULL, 10) : 0;
 }

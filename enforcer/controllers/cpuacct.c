@@ -24,7 +24,8 @@ static int usage_of(const struct v1_file_ctx *fc, struct cpu_usage *usage, bool 
 	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT;
 	_cleanup_close_ int fd = -1;
 	struct cpu_usage base = {0};
-	int file, r;
+	const char *baseline;
+	int r;
 
 	/* The v1 root accounts for the whole system: the cgroup2 root's cpu.stat. */
 	if (fc->dir == fc->ctx->tree.base)
@@ -38,10 +39,9 @@ static int usage_of(const struct v1_file_ctx *fc, struct cpu_usage *usage, bool 
 	usage->total = v2_stat_key(stat.buf, "usage_usec") * 1000;
 	usage->user = v2_stat_key(stat.buf, "user_usec") * 1000;
 	usage->system = v2_stat_key(stat.buf, "system_usec") * 1000;
-	file = v1_file_find(&fc->ctx->hiers.hier[fc->hier], "cpuacct.usage");
-	if (!raw && file >= 0 && fc->dir->group[fc->hier]->values[file] &&
-	    sscanf(fc->dir->group[fc->hier]->values[file], "%llu %llu %llu", &base.total,
-		   &base.user, &base.system) == 3) {
+	baseline = cgx_value_named(fc->ctx, fc->dir, fc->hier, "cpuacct.usage");
+	if (!raw && baseline &&
+	    sscanf(baseline, "%llu %llu %llu", &base.total, &base.user, &base.system) == 3) {
 		usage->total -= base.total < usage->total ? base.total : usage->total;
 		usage->user -= base.user < usage->user ? base.user : usage->user;
 		usage->system -= base.system < usage->system ? base.system : usage->system;

@@ -14,29 +14,19 @@
 
 #define FROZEN_TEXT "FROZEN\n"
 
-static bool self_freezing(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
-			  unsigned int state_file)
+static bool self_freezing(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
 {
-	const char *state = cgx_value_get(ctx, group, hier, state_file);
+	const char *state = cgx_value_named(ctx, group, hier, "freezer.state");
 
 	return state && !strcmp(state, FROZEN_TEXT);
-}
-
-static int state_file_of(struct cgx_ctx *ctx, unsigned int hier)
-{
-	return v1_file_find(&ctx->hiers.hier[hier], "freezer.state");
 }
 
 /* Whether @group or one of its ancestors was set FROZEN; @skip_self for parent_freezing. */
 static bool subtree_frozen(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
 			   bool skip_self)
 {
-	int file = state_file_of(ctx, hier);
-
-	if (file < 0)
-		return false;
 	for (struct v2_dir *g = skip_self ? group->parent : group; g && g->parent; g = g->parent)
-		if (g->group[hier] && self_freezing(ctx, g, hier, file))
+		if (self_freezing(ctx, g, hier))
 			return true;
 	return false;
 }
@@ -126,8 +116,7 @@ static int state_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 
 static int self_freezing_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	int file = state_file_of(fc->ctx, fc->hier);
-	bool self = file >= 0 && self_freezing(fc->ctx, fc->dir, fc->hier, file);
+	bool self = self_freezing(fc->ctx, fc->dir, fc->hier);
 
 	return strbuf_add(out, self ? "1\n" : "0\n", 2);
 }

@@ -44,8 +44,7 @@ static int parse_pages(char *buf, unsigned long long *pages)
 
 static unsigned long long stored_pages(const struct v1_file_ctx *fc, const char *name)
 {
-	int file = v1_file_find(&fc->ctx->hiers.hier[fc->hier], name);
-	const char *text = file < 0 ? NULL : cgx_value_get(fc->ctx, fc->dir, fc->hier, file);
+	const char *text = cgx_value_named(fc->ctx, fc->dir, fc->hier, name);
 
 	return text ? strtoull(text, NULL, 10) / PAGE_SIZE_BYTES : PAGE_COUNTER_MAX;
 }
@@ -147,13 +146,6 @@ static int ignored_limit_write(const struct v1_file_ctx *fc, char *buf, size_t l
 
 	(void)fc, (void)len;
 	return parse_pages(buf, &pages);
-}
-
-/* Counters v1 resets on any write; v2 cannot, and the next read is what it was. */
-static int reset_write(const struct v1_file_ctx *fc, char *buf, size_t len)
-{
-	(void)fc, (void)buf, (void)len;
-	return 0;
 }
 
 static int swappiness_write(const struct v1_file_ctx *fc, char *buf, size_t len)
@@ -314,12 +306,10 @@ static const struct {
 
 static unsigned long long hierarchical_limit(const struct v1_file_ctx *fc, const char *name)
 {
-	int file = v1_file_find(&fc->ctx->hiers.hier[fc->hier], name);
 	unsigned long long limit = PAGE_COUNTER_MAX * PAGE_SIZE_BYTES;
 
-	for (struct v2_dir *dir = fc->dir; file >= 0 && dir && dir->parent; dir = dir->parent) {
-		const char *text =
-			dir->group[fc->hier] ? cgx_value_get(fc->ctx, dir, fc->hier, file) : NULL;
+	for (struct v2_dir *dir = fc->dir; dir && dir->parent; dir = dir->parent) {
+		const char *text = cgx_value_named(fc->ctx, dir, fc->hier, name);
 		unsigned long long value = text ? strtoull(text, NULL, 10) : limit;
 
 		if (value < limit)
@@ -395,9 +385,12 @@ static int empty_read(const struct v1_file_ctx *fc, struct strbuf *out)
 
 static const struct v1_file memory_files[] = {
 	{.name = "cgroup.event_control", .mode = 0222},
-	{.name = "memory.failcnt", .mode = 0644, .read = failcnt_read, .write = reset_write},
+	{.name = "memory.failcnt", .mode = 0644, .read = failcnt_read, .write = v1_write_accepted},
 	{.name = "memory.force_empty", .mode = 0200, .write = force_empty_write},
-	{.name = "memory.kmem.failcnt", .mode = 0644, .read = zero_read, .write = reset_write},
+	{.name = "memory.kmem.failcnt",
+	 .mode = 0644,
+	 .read = zero_read,
+	 .write = v1_write_accepted},
 	{.name = "memory.kmem.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
@@ -405,9 +398,12 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.kmem.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = zero_read,
-	 .write = reset_write},
+	 .write = v1_write_accepted},
 	{.name = "memory.kmem.slabinfo", .mode = 0444, .read = empty_read},
-	{.name = "memory.kmem.tcp.failcnt", .mode = 0644, .read = zero_read, .write = reset_write},
+	{.name = "memory.kmem.tcp.failcnt",
+	 .mode = 0644,
+	 .read = zero_read,
+	 .write = v1_write_accepted},
 	{.name = "memory.kmem.tcp.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
@@ -415,7 +411,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.kmem.tcp.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = zero_read,
-	 .write = reset_write},
+	 .write = v1_write_accepted},
 	{.name = "memory.kmem.tcp.usage_in_bytes", .mode = 0444, .read = zero_read},
 	{.name = "memory.kmem.usage_in_bytes", .mode = 0444, .read = zero_read},
 	{.name = "memory.limit_in_bytes",
@@ -425,11 +421,11 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = max_usage_read,
-	 .write = reset_write},
+	 .write = v1_write_accepted},
 	{.name = "memory.memsw.failcnt",
 	 .mode = 0644,
 	 .read = memsw_failcnt_read,
-	 .write = reset_write},
+	 .write = v1_write_accepted},
 	{.name = "memory.memsw.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
@@ -437,7 +433,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.memsw.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = max_usage_read,
-	 .write = reset_write},
+	 .write = v1_write_accepted},
 	{.name = "memory.memsw.usage_in_bytes", .mode = 0444, .read = memsw_usage_read},
 	{.name = "memory.move_charge_at_immigrate",
 	 .mode = 0644,
