@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Controllers whose rows are defined; the others show the core files only, for now. */
-static const struct v1_controller *const v1_controllers[] = {
+const struct v1_controller *const v1_controllers[] = {
 	&v1_blkio, &v1_cpu, &v1_cpuacct, &v1_freezer, &v1_memory, &v1_pids, NULL,
 };
 
@@ -51,6 +51,19 @@ int v1_files_build(struct cgx_hier *hier)
 	hier->files = files;
 	hier->nr_files = nr;
 	return 0;
+}
+
+const char *v1_mapping_name(enum v1_mapping kind)
+{
+	static const char *const names[] = {
+		[V1M_UNSET] = "unset",	      [V1M_CORE] = "core",
+		[V1M_SAME] = "same",	      [V1M_CONVERTED] = "converted",
+		[V1M_APPROX] = "approximate", [V1M_STATISTIC] = "statistic",
+		[V1M_EMULATED] = "emulated",  [V1M_NONE] = "none",
+		[V1M_RESET] = "reset",
+	};
+
+	return kind < ARRAY_SIZE(names) ? names[kind] : "unset";
 }
 
 int v1_write_accepted(const struct v1_file_ctx *fc, char *buf, size_t len)

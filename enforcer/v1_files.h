@@ -37,6 +37,69 @@ enum v1_file_flags {
 	V1F_INHERIT = 1 << 2,	/* a new group starts with its parent's value (cgroup_create) */
 };
 
+/* What a v1 file becomes in cgroup2 (DESIGN 4): the report and the deprecation log read it. */
+enum v1_mapping {
+	V1M_UNSET = 0, /* a row without a mapping: the table test fails on it */
+	V1M_CORE,      /* cgroup core, same meaning on the leaf (tasks, cgroup.procs) */
+	V1M_SAME,      /* the same file and value in v2 */
+	V1M_CONVERTED, /* a v2 file with the value converted (see the row's convert) */
+	V1M_APPROX,    /* a v2 file that carries only part of the meaning */
+	V1M_STATISTIC, /* read-only, computed from v2 statistics */
+	V1M_EMULATED,  /* no v2 file: cgx carries the behaviour out itself */
+	V1M_NONE,      /* no v2 equivalent: reads and validates, has no effect */
+	V1M_RESET,     /* a counter reset v2 cannot do: accepted, changes nothing */
+};
+
+/* The values of one v1 group, by file name, as a converter sees them (NULL: the default). */
+struct v1_values {
+	const char *(*get)(const struct v1_values *values, const char *file);
+};
+
+struct v1_v2_map {
+	enum v1_mapping kind;
+	const char *file; /* the v2 file, or NULL */
+	const char *note; /* how the value is carried, or what to use instead */
+	/*
+	 * The v2 value for v1 value @value of this file in a group whose other
+	 * values @values gives (cpu.max needs quota and period); NULL where the
+	 * value carries over unchanged.
+	 */
+	int (*convert)(const struct v1_values *values, const char *value, struct strbuf *out);
+};
+
+#define V2_CORE(f)                                                                                 \
+	{                                                                                          \
+		.kind = V1M_CORE, .file = f                                                        \
+	}
+#define V2_SAME(f)                                                                                 \
+	{                                                                                          \
+		.kind = V1M_SAME, .file = f                                                        \
+	}
+#define V2_CONVERTED(f, fn, why)                                                                   \
+	{                                                                                          \
+		.kind = V1M_CONVERTED, .file = f, .note = why, .convert = fn                       \
+	}
+#define V2_APPROX(f, fn, why)                                                                      \
+	{                                                                                          \
+		.kind = V1M_APPROX, .file = f, .note = why, .convert = fn                          \
+	}
+#define V2_STATISTIC(f)                                                                            \
+	{                                                                                          \
+		.kind = V1M_STATISTIC, .file = f                                                   \
+	}
+#define V2_EMULATED(why)                                                                           \
+	{                                                                                          \
+		.kind = V1M_EMULATED, .note = why                                                  \
+	}
+#define V2_NONE(instead)                                                                           \
+	{                                                                                          \
+		.kind = V1M_NONE, .note = instead                                                  \
+	}
+#define V2_RESET(f)                                                                                \
+	{                                                                                          \
+		.kind = V1M_RESET, .file = f                                                       \
+	}
+
 struct v1_file {
 	const char *name;
 	mode_t mode;
@@ -47,6 +110,7 @@ struct v1_file {
 	int (*read)(const struct v1_file_ctx *fc, struct strbuf *out);
 	/* @buf is NUL-terminated, at most a page, as the kernel hands it; NULL: -EINVAL. */
 	int (*write)(const struct v1_file_ctx *fc, char *buf, size_t len);
+	struct v1_v2_map v2;
 };
 
 /* A controller's rows (enforcer/controllers/NAME.c). */
@@ -62,6 +126,10 @@ struct v1_controller {
 };
 
 const struct v1_controller *v1_controller_find(const char *name);
+/* Every controller with rows, NULL-terminated. */
+extern const struct v1_controller *const v1_controllers[];
+/* "converted", "none", ...: the names the report and the log use. */
+const char *v1_mapping_name(enum v1_mapping kind);
 
 /* cpu.shares -> cpu.weight (controllers/cpu.c). */
 unsigned long long cpu_shares_to_weight(unsigned long long shares);

@@ -147,30 +147,84 @@ static int serviced_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	return stats_read(fc, out, false);
 }
 
+/* Each "MAJ:MIN value" line of a throttle file as an io.max line with key @key. */
+static int throttle_convert(const char *value, const char *key, struct strbuf *out)
+{
+	for (const char *line = value; *line;) {
+		size_t len = strcspn(line, "\n");
+		unsigned long long limit;
+		char device[32];
+		int r;
+
+		if (sscanf(line, "%31s %llu", device, &limit) == 2) {
+			r = limit ? strbuf_addf(out, "%s%s %s=%llu", out->len ? "\n" : "", device,
+						key, limit)
+				  : strbuf_addf(out, "%s%s %s=max", out->len ? "\n" : "", device,
+						key);
+			if (r < 0)
+				return r;
+		}
+		line += len + (line[len] == '\n');
+	}
+	return 0;
+}
+
+#define THROTTLE_CONVERT(name, key)                                                                \
+	static int name(const struct v1_values *values, const char *value, struct strbuf *out)     \
+	{                                                                                          \
+		(void)values;                                                                      \
+		return throttle_convert(value, key, out);                                          \
+	}
+THROTTLE_CONVERT(read_bps_convert, "rbps")
+THROTTLE_CONVERT(read_iops_convert, "riops")
+THROTTLE_CONVERT(write_bps_convert, "wbps")
+THROTTLE_CONVERT(write_iops_convert, "wiops")
+
 static const struct v1_file blkio_files[] = {
-	{.name = "blkio.reset_stats", .mode = 0200, .write = v1_write_accepted},
-	{.name = "blkio.throttle.io_service_bytes", .mode = 0444, .read = service_bytes_read},
+	{.name = "blkio.reset_stats",
+	 .mode = 0200,
+	 .write = v1_write_accepted,
+	 .v2 = V2_RESET("io.stat")},
+	{.name = "blkio.throttle.io_service_bytes",
+	 .mode = 0444,
+	 .read = service_bytes_read,
+	 .v2 = V2_STATISTIC("io.stat")},
 	{.name = "blkio.throttle.io_service_bytes_recursive",
 	 .mode = 0444,
-	 .read = service_bytes_read},
-	{.name = "blkio.throttle.io_serviced", .mode = 0444, .read = serviced_read},
-	{.name = "blkio.throttle.io_serviced_recursive", .mode = 0444, .read = serviced_read},
+	 .read = service_bytes_read,
+	 .v2 = V2_STATISTIC("io.stat")},
+	{.name = "blkio.throttle.io_serviced",
+	 .mode = 0444,
+	 .read = serviced_read,
+	 .v2 = V2_STATISTIC("io.stat")},
+	{.name = "blkio.throttle.io_serviced_recursive",
+	 .mode = 0444,
+	 .read = serviced_read,
+	 .v2 = V2_STATISTIC("io.stat")},
 	{.name = "blkio.throttle.read_bps_device",
 	 .mode = 0644,
 	 .default_value = "",
-	 .write = limit_write},
+	 .write = limit_write,
+	 .v2 = V2_CONVERTED("io.max", read_bps_convert,
+			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
 	{.name = "blkio.throttle.read_iops_device",
 	 .mode = 0644,
 	 .default_value = "",
-	 .write = limit_write},
+	 .write = limit_write,
+	 .v2 = V2_CONVERTED("io.max", read_iops_convert,
+			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
 	{.name = "blkio.throttle.write_bps_device",
 	 .mode = 0644,
 	 .default_value = "",
-	 .write = limit_write},
+	 .write = limit_write,
+	 .v2 = V2_CONVERTED("io.max", write_bps_convert,
+			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
 	{.name = "blkio.throttle.write_iops_device",
 	 .mode = 0644,
 	 .default_value = "",
-	 .write = limit_write},
+	 .write = limit_write,
+	 .v2 = V2_CONVERTED("io.max", write_iops_convert,
+			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
 };
 
 const struct v1_controller v1_blkio = {

@@ -218,16 +218,56 @@ static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 			   v2_stat_key(text, "nr_bursts"), v2_stat_key(text, "burst_usec") * 1000);
 }
 
+static int shares_convert(const struct v1_values *values, const char *value, struct strbuf *out)
+{
+	unsigned long long shares = strtoull(value, NULL, 10);
+
+	(void)values;
+	shares = shares < MIN_SHARES ? MIN_SHARES : shares > MAX_SHARES ? MAX_SHARES : shares;
+	return strbuf_addf(out, "%llu", cpu_shares_to_weight(shares));
+}
+
+/* cpu.max from the group's quota and period, whichever of the two @value is. */
+static int max_convert(const struct v1_values *values, const char *value, struct strbuf *out)
+{
+	const char *quota = values->get(values, "cpu.cfs_quota_us");
+	const char *period = values->get(values, "cpu.cfs_period_us");
+
+	(void)value;
+	if (!quota || strtoll(quota, NULL, 10) < 0)
+		return strbuf_addf(out, "max %lld", period ? strtoll(period, NULL, 10) : 100000LL);
+	return strbuf_addf(out, "%lld %lld", strtoll(quota, NULL, 10),
+			   period ? strtoll(period, NULL, 10) : 100000LL);
+}
+
 static const struct v1_file cpu_files[] = {
-	{.name = "cpu.cfs_burst_us", .mode = 0644, .default_value = "0\n", .write = burst_write},
+	{.name = "cpu.cfs_burst_us",
+	 .mode = 0644,
+	 .default_value = "0\n",
+	 .write = burst_write,
+	 .v2 = V2_SAME("cpu.max.burst")},
 	{.name = "cpu.cfs_period_us",
 	 .mode = 0644,
 	 .default_value = "100000\n",
-	 .write = period_write},
-	{.name = "cpu.cfs_quota_us", .mode = 0644, .default_value = "-1\n", .write = quota_write},
-	{.name = "cpu.idle", .mode = 0644, .default_value = "0\n", .write = idle_write},
-	{.name = "cpu.shares", .mode = 0644, .default_value = "1024\n", .write = shares_write},
-	{.name = "cpu.stat", .mode = 0444, .read = stat_read},
+	 .write = period_write,
+	 .v2 = V2_CONVERTED("cpu.max", max_convert, "\"$quota $period\", or \"max $period\"")},
+	{.name = "cpu.cfs_quota_us",
+	 .mode = 0644,
+	 .default_value = "-1\n",
+	 .write = quota_write,
+	 .v2 = V2_CONVERTED("cpu.max", max_convert, "\"$quota $period\"; -1 becomes \"max\"")},
+	{.name = "cpu.idle",
+	 .mode = 0644,
+	 .default_value = "0\n",
+	 .write = idle_write,
+	 .v2 = V2_SAME("cpu.idle")},
+	{.name = "cpu.shares",
+	 .mode = 0644,
+	 .default_value = "1024\n",
+	 .write = shares_write,
+	 .v2 = V2_CONVERTED("cpu.weight", shares_convert,
+			    "the 2025 runc/crun formula: 2 -> 1, 1024 -> 100, 262144 -> 10000")},
+	{.name = "cpu.stat", .mode = 0444, .read = stat_read, .v2 = V2_STATISTIC("cpu.stat")},
 };
 
 const struct v1_controller v1_cpu = {

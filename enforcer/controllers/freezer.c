@@ -128,21 +128,32 @@ static int parent_freezing_read(const struct v1_file_ctx *fc, struct strbuf *out
 	return strbuf_add(out, parent ? "1\n" : "0\n", 2);
 }
 
+static int state_convert(const struct v1_values *values, const char *value, struct strbuf *out)
+{
+	(void)values;
+	return strbuf_add(out, strncmp(value, "FROZEN", 6) ? "0" : "1", 1);
+}
+
 static const struct v1_file freezer_files[] = {
 	{.name = "freezer.parent_freezing",
 	 .mode = 0444,
 	 .flags = V1F_NOT_ROOT,
-	 .read = parent_freezing_read},
+	 .read = parent_freezing_read,
+	 .v2 = V2_STATISTIC("cgroup.events")},
 	{.name = "freezer.self_freezing",
 	 .mode = 0444,
 	 .flags = V1F_NOT_ROOT,
-	 .read = self_freezing_read},
+	 .read = self_freezing_read,
+	 .v2 = V2_STATISTIC("cgroup.freeze")},
 	{.name = "freezer.state",
 	 .mode = 0644,
 	 .flags = V1F_NOT_ROOT,
 	 .default_value = "THAWED\n",
 	 .read = state_read,
-	 .write = state_write},
+	 .write = state_write,
+	 .v2 = V2_CONVERTED(
+		 "cgroup.freeze", state_convert,
+		 "FROZEN -> 1, THAWED -> 0; cgroup.events \"frozen\" tells FREEZING from FROZEN")},
 };
 
 const struct v1_controller v1_freezer = {

@@ -381,84 +381,167 @@ static int empty_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	return 0;
 }
 
+static int bytes_convert(unsigned long long bytes, struct strbuf *out)
+{
+	if (bytes / PAGE_SIZE_BYTES >= PAGE_COUNTER_MAX)
+		return strbuf_add(out, "max", 3);
+	return strbuf_addf(out, "%llu", bytes / PAGE_SIZE_BYTES * PAGE_SIZE_BYTES);
+}
+
+static int limit_convert(const struct v1_values *values, const char *value, struct strbuf *out)
+{
+	(void)values;
+	return bytes_convert(strtoull(value, NULL, 10), out);
+}
+
+static int memsw_convert(const struct v1_values *values, const char *value, struct strbuf *out)
+{
+	const char *limit_text = values->get(values, "memory.limit_in_bytes");
+	unsigned long long memsw = strtoull(value, NULL, 10);
+	unsigned long long limit = limit_text ? strtoull(limit_text, NULL, 10) : ~0ULL;
+
+	if (memsw / PAGE_SIZE_BYTES >= PAGE_COUNTER_MAX || limit > memsw)
+		return strbuf_add(out, "max", 3);
+	return bytes_convert(memsw - limit, out);
+}
+
 #define MAX_BYTES "9223372036854771712\n"
 
 static const struct v1_file memory_files[] = {
-	{.name = "cgroup.event_control", .mode = 0222},
-	{.name = "memory.failcnt", .mode = 0644, .read = failcnt_read, .write = v1_write_accepted},
-	{.name = "memory.force_empty", .mode = 0200, .write = force_empty_write},
+	{.name = "cgroup.event_control",
+	 .mode = 0222,
+	 .v2 = V2_EMULATED("poll memory.events, or PSI triggers on memory.pressure")},
+	{.name = "memory.failcnt",
+	 .mode = 0644,
+	 .read = failcnt_read,
+	 .write = v1_write_accepted,
+	 .v2 = V2_STATISTIC("memory.events")},
+	{.name = "memory.force_empty",
+	 .mode = 0200,
+	 .write = force_empty_write,
+	 .v2 = V2_CONVERTED(
+		 "memory.reclaim", NULL,
+		 "reclaims as much as it can; cgroup2 never moves charges to the parent")},
 	{.name = "memory.kmem.failcnt",
 	 .mode = 0644,
 	 .read = zero_read,
-	 .write = v1_write_accepted},
+	 .write = v1_write_accepted,
+	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
+		       "kmem limit is gone")},
 	{.name = "memory.kmem.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
-	 .write = ignored_limit_write},
+	 .write = ignored_limit_write,
+	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
+		       "kmem limit is gone")},
 	{.name = "memory.kmem.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = zero_read,
-	 .write = v1_write_accepted},
-	{.name = "memory.kmem.slabinfo", .mode = 0444, .read = empty_read},
+	 .write = v1_write_accepted,
+	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
+		       "kmem limit is gone")},
+	{.name = "memory.kmem.slabinfo",
+	 .mode = 0444,
+	 .read = empty_read,
+	 .v2 = V2_NONE("memory.stat slab, slab_reclaimable, slab_unreclaimable")},
 	{.name = "memory.kmem.tcp.failcnt",
 	 .mode = 0644,
 	 .read = zero_read,
-	 .write = v1_write_accepted},
+	 .write = v1_write_accepted,
+	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
+		       "kmem limit is gone")},
 	{.name = "memory.kmem.tcp.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
-	 .write = stored_limit_write},
+	 .write = stored_limit_write,
+	 .v2 = V2_NONE("socket memory is charged to memory.max in cgroup2; no separate tcp limit")},
 	{.name = "memory.kmem.tcp.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = zero_read,
-	 .write = v1_write_accepted},
-	{.name = "memory.kmem.tcp.usage_in_bytes", .mode = 0444, .read = zero_read},
-	{.name = "memory.kmem.usage_in_bytes", .mode = 0444, .read = zero_read},
+	 .write = v1_write_accepted,
+	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
+		       "kmem limit is gone")},
+	{.name = "memory.kmem.tcp.usage_in_bytes",
+	 .mode = 0444,
+	 .read = zero_read,
+	 .v2 = V2_STATISTIC("memory.stat")},
+	{.name = "memory.kmem.usage_in_bytes",
+	 .mode = 0444,
+	 .read = zero_read,
+	 .v2 = V2_STATISTIC("memory.stat")},
 	{.name = "memory.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
-	 .write = limit_write},
+	 .write = limit_write,
+	 .v2 = V2_CONVERTED("memory.max", limit_convert,
+			    "bytes rounded down to pages; -1 becomes max")},
 	{.name = "memory.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = max_usage_read,
-	 .write = v1_write_accepted},
+	 .write = v1_write_accepted,
+	 .v2 = V2_STATISTIC("memory.peak")},
 	{.name = "memory.memsw.failcnt",
 	 .mode = 0644,
 	 .read = memsw_failcnt_read,
-	 .write = v1_write_accepted},
+	 .write = v1_write_accepted,
+	 .v2 = V2_STATISTIC("memory.swap.events")},
 	{.name = "memory.memsw.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
-	 .write = memsw_write},
+	 .write = memsw_write,
+	 .v2 = V2_CONVERTED("memory.swap.max", memsw_convert,
+			    "memory.swap.max = memsw - limit: cgroup2 limits swap on its own")},
 	{.name = "memory.memsw.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = max_usage_read,
-	 .write = v1_write_accepted},
-	{.name = "memory.memsw.usage_in_bytes", .mode = 0444, .read = memsw_usage_read},
+	 .write = v1_write_accepted,
+	 .v2 = V2_STATISTIC("memory.peak")},
+	{.name = "memory.memsw.usage_in_bytes",
+	 .mode = 0444,
+	 .read = memsw_usage_read,
+	 .v2 = V2_STATISTIC("memory.swap.current")},
 	{.name = "memory.move_charge_at_immigrate",
 	 .mode = 0644,
 	 .default_value = "0\n",
-	 .write = move_charge_write},
-	{.name = "memory.numa_stat", .mode = 0444, .read = numa_stat_read},
+	 .write = move_charge_write,
+	 .v2 = V2_NONE("cgroup2 never moves charges; start the process in its final cgroup")},
+	{.name = "memory.numa_stat",
+	 .mode = 0444,
+	 .read = numa_stat_read,
+	 .v2 = V2_STATISTIC("memory.numa_stat")},
 	{.name = "memory.oom_control",
 	 .mode = 0644,
 	 .read = oom_control_read,
-	 .write = oom_control_write},
-	{.name = "memory.pressure_level", .mode = 0},
+	 .write = oom_control_write,
+	 .v2 = V2_APPROX("memory.oom.group", NULL,
+			 "oom_kill_disable has no equivalent; memory.oom.group kills the whole "
+			 "cgroup; watch memory.events oom_kill")},
+	{.name = "memory.pressure_level",
+	 .mode = 0,
+	 .v2 = V2_EMULATED("PSI triggers on memory.pressure")},
 	{.name = "memory.soft_limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
-	 .write = soft_limit_write},
-	{.name = "memory.stat", .mode = 0444, .read = stat_read},
+	 .write = soft_limit_write,
+	 .v2 = V2_APPROX("memory.low", limit_convert,
+			 "a best-effort protection, as runc and crun map it; libcgroup maps it to "
+			 "memory.high")},
+	{.name = "memory.stat", .mode = 0444, .read = stat_read, .v2 = V2_STATISTIC("memory.stat")},
 	{.name = "memory.swappiness",
 	 .mode = 0644,
 	 .default_value = "60\n",
-	 .write = swappiness_write},
-	{.name = "memory.usage_in_bytes", .mode = 0444, .read = usage_read},
+	 .write = swappiness_write,
+	 .v2 = V2_NONE("per-cgroup swappiness is gone: use memory.swap.max or memory.reclaim with "
+		       "swappiness=")},
+	{.name = "memory.usage_in_bytes",
+	 .mode = 0444,
+	 .read = usage_read,
+	 .v2 = V2_STATISTIC("memory.current")},
 	{.name = "memory.use_hierarchy",
 	 .mode = 0644,
 	 .default_value = "1\n",
-	 .write = use_hierarchy_write},
+	 .write = use_hierarchy_write,
+	 .v2 = V2_NONE("cgroup2 is always hierarchical")},
 };
 
 const struct v1_controller v1_memory = {

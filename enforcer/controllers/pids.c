@@ -62,14 +62,27 @@ static int peak_read(const struct v1_file_ctx *fc, struct strbuf *out)
 }
 
 static const struct v1_file pids_files[] = {
-	{.name = "pids.current", .mode = 0444, .flags = V1F_NOT_ROOT, .read = current_read},
-	{.name = "pids.events", .mode = 0444, .flags = V1F_NOT_ROOT, .read = events_read},
+	{.name = "pids.current",
+	 .mode = 0444,
+	 .flags = V1F_NOT_ROOT,
+	 .read = current_read,
+	 .v2 = V2_SAME("pids.current")},
+	{.name = "pids.events",
+	 .mode = 0444,
+	 .flags = V1F_NOT_ROOT,
+	 .read = events_read,
+	 .v2 = V2_SAME("pids.events")},
 	{.name = "pids.max",
 	 .mode = 0644,
 	 .flags = V1F_NOT_ROOT,
 	 .default_value = "max\n",
-	 .write = max_write},
-	{.name = "pids.peak", .mode = 0444, .flags = V1F_NOT_ROOT, .read = peak_read},
+	 .write = max_write,
+	 .v2 = V2_SAME("pids.max")},
+	{.name = "pids.peak",
+	 .mode = 0444,
+	 .flags = V1F_NOT_ROOT,
+	 .read = peak_read,
+	 .v2 = V2_SAME("pids.peak")},
 };
 
 const struct v1_controller v1_pids = {
