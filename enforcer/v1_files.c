@@ -5,9 +5,11 @@
 
 #include <string.h>
 
-/* Controllers whose rows are defined; the others show the core files only, for now. */
+/* Every controller the classic layout mounts (perf_event has no files of its own). */
 const struct v1_controller *const v1_controllers[] = {
-	&v1_blkio, &v1_cpu, &v1_cpuacct, &v1_freezer, &v1_memory, &v1_pids, NULL,
+	&v1_blkio,    &v1_cpu,	      &v1_cpuacct, &v1_cpuset, &v1_devices,
+	&v1_freezer,  &v1_hugetlb,    &v1_memory,  &v1_misc,   &v1_net_cls,
+	&v1_net_prio, &v1_perf_event, &v1_pids,	   &v1_rdma,   NULL,
 };
 
 static int cmp_file_name(const void *a, const void *b)

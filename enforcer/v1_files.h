@@ -137,9 +137,17 @@ unsigned long long cpu_shares_to_weight(unsigned long long shares);
 extern const struct v1_controller v1_blkio;
 extern const struct v1_controller v1_cpu;
 extern const struct v1_controller v1_cpuacct;
+extern const struct v1_controller v1_cpuset;
+extern const struct v1_controller v1_devices;
 extern const struct v1_controller v1_freezer;
+extern const struct v1_controller v1_hugetlb;
 extern const struct v1_controller v1_memory;
+extern const struct v1_controller v1_misc;
+extern const struct v1_controller v1_net_cls;
+extern const struct v1_controller v1_net_prio;
+extern const struct v1_controller v1_perf_event;
 extern const struct v1_controller v1_pids;
+extern const struct v1_controller v1_rdma;
 
 /*
  * A write v1 takes and v2 cannot carry out (a counter reset): accepted,
