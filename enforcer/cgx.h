@@ -93,6 +93,8 @@ const char *cgx_value_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned in
 			    const char *name);
 int cgx_value_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
 		  const char *text);
+int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			const char *name, const char *text);
 
 /* Tasks (tasks.c). */
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,

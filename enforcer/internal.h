@@ -47,6 +47,8 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
 
 /* knob.c: v2 knobs behind v1 files. */
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
+/* 0 when the base has @controller, else -EOPNOTSUPP and a log line naming @fc's file. */
+int knob_require(const struct v1_file_ctx *fc, const char *controller);
 /* Reads v2 file @v2_file of @dir; -EOPNOTSUPP when the base lacks @controller. */
 int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
 	      struct strbuf *out);

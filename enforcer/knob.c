@@ -27,9 +27,11 @@ bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller)
  * A hybrid host binds the controller to v1, or the base's parent does not
  * delegate it: the v1 write is refused with EOPNOTSUPP and a line that says why.
  */
-static int require_controller(const struct cgx_ctx *ctx, const char *controller,
-			      const char *v1_file)
+int knob_require(const struct v1_file_ctx *fc, const char *controller)
 {
+	const struct cgx_ctx *ctx = fc->ctx;
+	const char *v1_file = ctx->hiers.hier[fc->hier].files[fc->file]->name;
+
 	if (cgx_has_controller(ctx, controller))
 		return 0;
 	cgx_log(CGX_LOG_WARNING,
@@ -54,12 +56,11 @@ int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, c
 int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v2_file,
 	     const char *v2_value, const char *v1_text)
 {
-	const char *v1_file = fc->ctx->hiers.hier[fc->hier].files[fc->file]->name;
 	_cleanup_strbuf_ struct strbuf old = STRBUF_INIT;
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	if ((r = require_controller(fc->ctx, controller, v1_file)) < 0)
+	if ((r = knob_require(fc, controller)) < 0)
 		return r;
 	if ((fd = cgx_dir_open(fc->ctx, fc->dir)) < 0)
 		return fd;

@@ -80,18 +80,12 @@ static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char
 static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
 {
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
-		const struct cgx_hier *hier = &ctx->hiers.hier[h];
+		int r;
 
-		for (unsigned int c = 0; c < hier->nr_controllers; c++) {
-			const struct v1_controller *controller =
-				v1_controller_find(hier->controllers[c]);
-			int r;
-
-			if (controller && controller->apply_leaf &&
-			    (r = controller->apply_leaf(ctx, leaf, h)) < 0)
+		v1_for_each_controller(controller, &ctx->hiers.hier[h])
+			if (controller->apply_leaf && (r = controller->apply_leaf(ctx, leaf, h)) < 0)
 				return cgx_log_errno(r, "cannot apply %s settings to leaf %s",
 						     controller->name, leaf->name);
-		}
 	}
 	return 0;
 }

@@ -156,6 +156,14 @@ const char *cgx_value_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned in
 	return cgx_value_get(ctx, dir, hier, file);
 }
 
+int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			const char *name, const char *text)
+{
+	int file = v1_file_find(&ctx->hiers.hier[hier], name);
+
+	return file < 0 ? file : cgx_value_set(ctx, dir, hier, file, text);
+}
+
 int cgx_value_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
 		  const char *text)
 {

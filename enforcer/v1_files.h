@@ -123,7 +123,18 @@ struct v1_controller {
 	 * @hier, from the groups its tuple names; NULL when there are none.
 	 */
 	int (*apply_leaf)(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier);
+	/* css_online(): a new group @group takes what it inherits; NULL when nothing. */
+	void (*online)(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier);
+	/* can_attach(): 0 when processes may join @group, else the kernel's errno. */
+	int (*can_attach)(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier);
 };
+
+/* The controller rows of hierarchy @hier: calls @fn for each, stopping at an error. */
+#define v1_for_each_controller(controller, hier)                                                   \
+	for (unsigned int _c = 0; _c < (hier)->nr_controllers; _c++)                               \
+		for (const struct v1_controller *controller =                                      \
+			     v1_controller_find((hier)->controllers[_c]);                          \
+		     controller; controller = NULL)
 
 const struct v1_controller *v1_controller_find(const char *name);
 /* Every controller with rows, NULL-terminated. */
