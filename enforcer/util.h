@@ -6,6 +6,7 @@
 #ifndef CGX_UTIL_H
 #define CGX_UTIL_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,9 +25,16 @@ static inline void cleanup_closep(int *fd)
 		close(*fd);
 }
 
-#define _cleanup_free_	__attribute__((cleanup(cleanup_freep)))
-#define _cleanup_close_ __attribute__((cleanup(cleanup_closep)))
-#define _cleanup_(f)	__attribute__((cleanup(f)))
+static inline void cleanup_closedirp(DIR **dir)
+{
+	if (*dir)
+		closedir(*dir);
+}
+
+#define _cleanup_free_	   __attribute__((cleanup(cleanup_freep)))
+#define _cleanup_closedir_ __attribute__((cleanup(cleanup_closedirp)))
+#define _cleanup_close_	   __attribute__((cleanup(cleanup_closep)))
+#define _cleanup_(f)	   __attribute__((cleanup(f)))
 
 /* Hand ownership of a cleanup-managed pointer or fd to the caller. */
 #define steal_ptr(p)                                                                               \

@@ -47,7 +47,8 @@ int v1_files_build(struct cgx_hier *hier)
 		const struct v1_controller *rows = v1_controller_find(hier->controllers[c]);
 
 		for (unsigned int i = 0; rows && i < rows->nr_files; i++)
-			files[nr++] = &rows->files[i];
+			if (!rows->files[i].present || rows->files[i].present(&rows->files[i]))
+				files[nr++] = &rows->files[i];
 	}
 	qsort(files, nr, sizeof(*files), cmp_file_name);
 	hier->files = files;

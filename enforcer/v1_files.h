@@ -111,6 +111,10 @@ struct v1_file {
 	/* @buf is NUL-terminated, at most a page, as the kernel hands it; NULL: -EINVAL. */
 	int (*write)(const struct v1_file_ctx *fc, char *buf, size_t len);
 	struct v1_v2_map v2;
+	/* What the handlers need to tell rows apart (a huge page size), as cftype->private. */
+	unsigned long private;
+	/* Whether this machine has the file (a huge page size it supports); NULL: always. */
+	bool (*present)(const struct v1_file *file);
 };
 
 /* A controller's rows (enforcer/controllers/NAME.c). */
