@@ -45,40 +45,13 @@ static int flag_write(const struct v1_file_ctx *fc, char *buf, size_t len)
  * Since the fix of CVE-2022-0492 the kernel takes a release agent only from
  * CAP_SYS_ADMIN in the initial user namespace: it runs as root on the host.
  */
-static int caller_is_init_ns_admin(const struct cgx_caller *caller)
-{
-	char self_ns[64], caller_ns[64], path[64];
-	unsigned long long cap_eff;
-	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
-	const char *field;
-	ssize_t n;
-	int r;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)caller->tid);
-	if ((r = read_file_at(AT_FDCWD, path, &status)) < 0)
-		return r == -ENOENT ? -ESRCH : r;
-	if (!(field = strstr(status.buf, "\nCapEff:")) || sscanf(field + 8, "%llx", &cap_eff) != 1)
-		return -EPERM;
-	if (!(cap_eff & (1ULL << 21))) /* CAP_SYS_ADMIN */
-		return -EPERM;
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)caller->tid);
-	if ((n = readlink(path, caller_ns, sizeof(caller_ns) - 1)) < 0)
-		return -EPERM;
-	caller_ns[n] = '\0';
-	/* The daemon's own: it runs in the initial namespace (pid 1's may not be readable). */
-	if ((n = readlink("/proc/self/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
-		return -EPERM;
-	self_ns[n] = '\0';
-	return strcmp(self_ns, caller_ns) ? -EPERM : 0;
-}
-
 static int release_agent_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	char value[PATH_MAX + 1];
 	int r;
 
 	(void)len;
-	if ((r = caller_is_init_ns_admin(fc->caller)) < 0)
+	if ((r = proc_is_init_ns_admin(fc->caller->tid)) < 0)
 		return r;
 	/* strscpy into a PATH_MAX buffer: longer paths are cut, as the kernel does. */
 	snprintf(value, PATH_MAX, "%s", strstrip(buf));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 static int proc_read(pid_t pid, const char *file, struct strbuf *text)
 {
@@ -63,6 +64,32 @@ int proc_creds(pid_t pid, struct proc_creds *creds)
 		return -EIO;
 	*creds = (struct proc_creds){ids[0], ids[1], ids[2], ids[3]};
 	return 0;
+}
+
+int proc_is_init_ns_admin(pid_t tid)
+{
+	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
+	char self_ns[64], task_ns[64], path[64];
+	unsigned long long cap_eff;
+	const char *field;
+	ssize_t n;
+	int r;
+
+	if ((r = proc_read(tid, "status", &status)) < 0)
+		return r;
+	if (!(field = status_field(status.buf, "CapEff:")) || sscanf(field, "%llx", &cap_eff) != 1)
+		return -EPERM;
+	if (!(cap_eff & (1ULL << 21))) /* CAP_SYS_ADMIN */
+		return -EPERM;
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)tid);
+	if ((n = readlink(path, task_ns, sizeof(task_ns) - 1)) < 0)
+		return -EPERM;
+	task_ns[n] = '\0';
+	/* The daemon's own: it runs in the initial namespace (pid 1's may not be readable). */
+	if ((n = readlink("/proc/self/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
+		return -EPERM;
+	self_ns[n] = '\0';
+	return strcmp(self_ns, task_ns) ? -EPERM : 0;
 }
 
 int proc_cgroup2_path(pid_t pid, char *buf, size_t size)

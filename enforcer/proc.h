@@ -14,6 +14,12 @@ struct proc_creds {
 /* The thread group of thread @tid; -ESRCH when there is no such task. */
 int proc_tgid(pid_t tid, pid_t *tgid);
 int proc_creds(pid_t pid, struct proc_creds *creds);
+/*
+ * 0 when task @tid holds CAP_SYS_ADMIN in the daemon's (the initial) user
+ * namespace, what capable() asks of writers of release_agent and devices.*;
+ * -EPERM otherwise, -ESRCH when the task is gone.
+ */
+int proc_is_init_ns_admin(pid_t tid);
 /* The path after "0::" in /proc/PID/cgroup, e.g. "/cgx/a". */
 int proc_cgroup2_path(pid_t pid, char *buf, size_t size);
 /* Start time in clock ticks since boot (field 22 of /proc/PID/stat): a pid's identity over reuse.
