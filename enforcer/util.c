@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "util.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +64,7 @@ void strbuf_release(struct strbuf *sb)
 void cgx_log_to_syslog(bool on)
 {
 	if (on && !log_syslog)
-		openlog("cgxfs", LOG_PID, LOG_DAEMON);
+		openlog(program_invocation_short_name, LOG_PID, LOG_DAEMON);
 	log_syslog = on;
 }
 
@@ -85,7 +86,8 @@ static void log_line(enum cgx_log_level level, int err, const char *fmt, va_list
 	if (log_syslog)
 		syslog((int)level, "%s", msg);
 	else
-		fprintf(stderr, "cgxfs: %s\n", msg);
+		/* The library serves cgxfs and cgx-migrate: each line names its program. */
+		fprintf(stderr, "%s: %s\n", program_invocation_short_name, msg);
 }
 
 int cgx_log_errno(int err, const char *fmt, ...)

@@ -36,7 +36,7 @@ static void ctx_guard_release(struct ctx_guard *guard)
 /* Holds the model lock until the end of the scope. */
 #define LOCKED_CTX(req)                                                                            \
 	struct cgx_ctx *ctx = fuse_req_userdata(req);                                              \
-	__attribute__((cleanup(ctx_guard_release))) struct ctx_guard guard__ = {ctx};              \
+	__attribute__((cleanup(ctx_guard_release), unused)) struct ctx_guard guard__ = {ctx};      \
 	cgx_lock(ctx)
 
 static struct cgx_caller req_caller(fuse_req_t req)

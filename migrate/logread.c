@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "logread.h"
+
+#include "fail.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const log_kind_names[LOG_NR_KINDS] = {
+	[LOG_MULTI_HIERARCHY] = "multi-hierarchy-process",
+	[LOG_DIVERGENT_TREE] = "divergent-tree",
+	[LOG_NAMED_HIERARCHY] = "named-hierarchy",
+	[LOG_RUNTIME_HIERARCHY] = "runtime-hierarchy",
+	[LOG_NO_V2] = "no-v2-equivalent",
+	[LOG_APPROXIMATE] = "approximate",
+	[LOG_OTHER] = "other",
+};
+
+/* An example is for reading; a value may be 256 bytes and a tuple long. */
+#define EXAMPLE_MAX 240
+
+void log_summary_init(struct log_summary *log, const char *path)
+{
+	memset(log, 0, sizeof(*log));
+	log->path = strdup(path ? path : "-");
+}
+
+static void log_use_free(void *p)
+{
+	struct log_use *use = p;
+
+	if (!use)
+		return;
+	free(use->program);
+	free(use->comm);
+	free(use->first_time);
+	free(use->last_time);
+	for (unsigned int i = 0; i < use->nr_examples; i++)
+		free(use->examples[i]);
+	for (unsigned int i = 0; i < use->nr_hierarchies; i++)
+		free(use->hierarchies[i]);
+	free(use);
+}
+
+void log_summary_release(struct log_summary *log)
+{
+	for (size_t i = 0; i < log->nr_uses; i++)
+		log_use_free(log->uses[i]);
+	free(log->uses);
+	strmap_release(&log->use_by_key, NULL);
+	if (log->tokener)
+		json_tokener_free(log->tokener);
+	free(log->path);
+	memset(log, 0, sizeof(*log));
+}
+
+static const char *string_field(struct json_object *record, const char *key)
+{
+	struct json_object *field;
+
+	if (!json_object_object_get_ex(record, key, &field) ||
+	    !json_object_is_type(field, json_type_string))
+		return NULL;
+	return json_object_get_string(field);
+}
+
+static enum log_kind kind_of(const char *name)
+{
+	for (unsigned int k = 0; k < LOG_OTHER; k++)
+		if (!strcmp(log_kind_names[k], name))
+			return k;
+	return LOG_OTHER;
+}
+
+/* Keeps @text once in @set of @max entries; a full set takes no more. */
+static int add_distinct(char **set, unsigned int *nr, unsigned int max, const char *text)
+{
+	for (unsigned int i = 0; i < *nr; i++)
+		if (!strcmp(set[i], text))
+			return 0;
+	if (*nr == max)
+		return 0;
+	if (!(set[*nr] = strndup(text, EXAMPLE_MAX)))
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+static int replace_string(char **slot, const char *text)
+{
+	char *copy = strdup(text);
+
+	if (!copy)
+		return -ENOMEM;
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+static int find_use(struct log_summary *log, enum log_kind kind, const char *program,
+		    const char *comm, struct log_use **out)
+{
+	_cleanup_strbuf_ struct strbuf key = STRBUF_INIT;
+	struct log_use *use;
+	int r;
+
+	if ((r = strbuf_addf(&key, "%d\t%s", kind, program)) < 0)
+		return r;
+	if ((use = strmap_get(&log->use_by_key, key.buf))) {
+		*out = use;
+		return 0;
+	}
+	if (log->nr_uses == log->cap_uses) {
+		size_t cap = log->cap_uses ? log->cap_uses * 2 : 16;
+		struct log_use **uses = realloc(log->uses, cap * sizeof(*uses));
+
+		if (!uses)
+			return -ENOMEM;
+		log->uses = uses;
+		log->cap_uses = cap;
+	}
+	if (!(use = calloc(1, sizeof(*use))))
+		return -ENOMEM;
+	use->kind = kind;
+	if (!(use->program = strdup(program)) || !(use->comm = strdup(comm)) ||
+	    (r = strmap_put(&log->use_by_key, key.buf, use)) < 0) {
+		log_use_free(use);
+		return -ENOMEM;
+	}
+	log->uses[log->nr_uses++] = use;
+	*out = use;
+	return 0;
+}
+
+/* "cpu,cpuacct:/a net_cls,net_prio:/b" for a tuple; "memory:/x memory.swappiness=10" else. */
+static int example_of(struct json_object *record, struct strbuf *out)
+{
+	struct json_object *tuple;
+	const char *hierarchy = string_field(record, "hierarchy");
+	const char *group = string_field(record, "group");
+	const char *file = string_field(record, "file");
+	const char *value = string_field(record, "value");
+	int r = 0;
+
+	if (json_object_object_get_ex(record, "tuple", &tuple) &&
+	    json_object_is_type(tuple, json_type_object)) {
+		json_object_object_foreach(tuple, h, path)
+		{
+			if (json_object_is_type(path, json_type_string) &&
+			    (r = strbuf_addf(out, "%s%s:%s", out->len ? " " : "", h,
+					     json_object_get_string(path))) < 0)
+				return r;
+		}
+		return 0;
+	}
+	if (hierarchy && (r = strbuf_addf(out, "%s:%s", hierarchy, group ? group : "/")) < 0)
+		return r;
+	if (file && (r = strbuf_addf(out, "%s%s", out->len ? " " : "", file)) < 0)
+		return r;
+	if (file && value)
+		r = strbuf_addf(out, "=%s", value);
+	return r;
+}
+
+static int add_hierarchies(struct log_use *use, struct json_object *record)
+{
+	const char *hierarchy = string_field(record, "hierarchy");
+	struct json_object *tuple;
+	int r;
+
+	if (hierarchy && (r = add_distinct(use->hierarchies, &use->nr_hierarchies,
+					   LOG_USE_HIERARCHIES, hierarchy)) < 0)
+		return r;
+	if (!json_object_object_get_ex(record, "tuple", &tuple) ||
+	    !json_object_is_type(tuple, json_type_object))
+		return 0;
+	json_object_object_foreach(tuple, h, path)
+	{
+		(void)path;
+		if ((r = add_distinct(use->hierarchies, &use->nr_hierarchies, LOG_USE_HIERARCHIES,
+				      h)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int count_record(struct log_summary *log, struct json_object *record, const char *time,
+			const char *kind_name)
+{
+	_cleanup_strbuf_ struct strbuf example = STRBUF_INIT;
+	const char *script = string_field(record, "script");
+	const char *exe = string_field(record, "exe");
+	const char *comm = string_field(record, "comm");
+	enum log_kind kind = kind_of(kind_name);
+	const char *program;
+	struct log_use *use;
+	int r;
+
+	comm = comm ? comm : "";
+	program = script && *script ? script : exe && *exe ? exe : *comm ? comm : "(unknown)";
+	log->records++;
+	log->by_kind[kind]++;
+	if ((r = find_use(log, kind, program, comm, &use)) < 0)
+		return r;
+	use->count++;
+	/* RFC 3339 UTC with a fixed width compares as text. */
+	if (!use->first_time || strcmp(time, use->first_time) < 0)
+		if ((r = replace_string(&use->first_time, time)) < 0)
+			return r;
+	if (!use->last_time || strcmp(time, use->last_time) > 0)
+		if ((r = replace_string(&use->last_time, time)) < 0)
+			return r;
+	if ((r = add_hierarchies(use, record)) < 0)
+		return r;
+	if ((r = example_of(record, &example)) < 0)
+		return r;
+	if (example.len && use->nr_examples < LOG_USE_EXAMPLES)
+		return add_distinct(use->examples, &use->nr_examples, LOG_USE_EXAMPLES,
+				    example.buf);
+	return 0;
+}
+
+static void count_corrupt(struct log_summary *log, unsigned long lineno)
+{
+	if (!log->corrupt++)
+		log->first_corrupt_line = lineno;
+}
+
+int log_read_line(struct log_summary *log, const char *line, size_t len, unsigned long lineno)
+{
+	struct json_object *record, *v;
+	const char *time, *kind;
+	size_t end;
+	int r;
+
+	log->lines++;
+	while (len && isspace((unsigned char)line[len - 1]))
+		len--;
+	while (len && isspace((unsigned char)*line))
+		line++, len--;
+	if (!len) {
+		log->blank++;
+		return 0;
+	}
+	if (!log->tokener && !(log->tokener = json_tokener_new()))
+		return -ENOMEM;
+	json_tokener_reset(log->tokener);
+	/* json-c stops at a NUL; a line with one is not one JSON text. */
+	if (memchr(line, '\0', len)) {
+		count_corrupt(log, lineno);
+		return 0;
+	}
+	record = json_tokener_parse_ex(log->tokener, line, (int)len);
+	end = json_tokener_get_parse_end(log->tokener);
+	if (!record || json_tokener_get_error(log->tokener) != json_tokener_success || end != len ||
+	    !json_object_is_type(record, json_type_object)) {
+		json_object_put(record);
+		count_corrupt(log, lineno);
+		return 0;
+	}
+	time = string_field(record, "time");
+	kind = string_field(record, "kind");
+	if (!json_object_object_get_ex(record, "v", &v) || !json_object_is_type(v, json_type_int) ||
+	    !time || !kind) {
+		json_object_put(record);
+		count_corrupt(log, lineno);
+		return 0;
+	}
+	if (json_object_get_int64(v) != LOG_SCHEMA_VERSION) {
+		long long version = (long long)json_object_get_int64(v);
+
+		json_object_put(record);
+		mig_err(0,
+			"%s:%lu: deprecation log schema version %lld is unknown (this cgx-migrate "
+			"reads version %d)",
+			log->path, lineno, version, LOG_SCHEMA_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	r = count_record(log, record, time, kind);
+	json_object_put(record);
+	return r;
+}
+
+int log_read_stream(struct log_summary *log, FILE *in)
+{
+	_cleanup_free_ char *line = NULL;
+	unsigned long lineno = 0;
+	size_t cap = 0;
+	ssize_t len;
+	int r;
+
+	while ((len = getline(&line, &cap, in)) >= 0)
+		if ((r = log_read_line(log, line, (size_t)len, ++lineno)) < 0)
+			return r;
+	if (ferror(in))
+		return mig_err(-EIO, "cannot read %s", log->path);
+	return 0;
+}
+
+int log_read_file(struct log_summary *log, const char *path)
+{
+	FILE *in = fopen(path, "re");
+	int r;
+
+	if (!in)
+		return mig_err(-errno, "cannot open the deprecation log %s", path);
+	r = log_read_stream(log, in);
+	fclose(in);
+	if (r == 0)
+		log_summary_finish(log);
+	return r;
+}
+
+static int cmp_use(const void *a, const void *b)
+{
+	const struct log_use *x = *(const struct log_use *const *)a;
+	const struct log_use *y = *(const struct log_use *const *)b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(x->program, y->program);
+}
+
+void log_summary_finish(struct log_summary *log)
+{
+	if (log->nr_uses)
+		qsort(log->uses, log->nr_uses, sizeof(*log->uses), cmp_use);
+}

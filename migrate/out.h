@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Output: the formats, and writing a file whole or not at all (a temporary
+ * file in the same directory, renamed over the target once complete).
+ */
+#ifndef CGX_MIGRATE_OUT_H
+#define CGX_MIGRATE_OUT_H
+
+#include "model.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct json_object;
+
+enum out_format { FMT_TEXT, FMT_JSON, FMT_MARKDOWN, FMT_HTML };
+
+/* "text", "json", "markdown" (or "md"), "html"; -EINVAL with a message otherwise. */
+int out_format_parse(const char *name, enum out_format *format);
+
+/* Writes what @render produces into @path atomically, or to stdout when @path is NULL. */
+int out_write(const char *path, int (*render)(FILE *out, void *data), void *data);
+
+/* Whether text on stdout gets colour: a terminal, and NO_COLOR unset. */
+bool out_colour_auto(const char *path);
+
+struct render_args {
+	const struct mig_report *report;
+	enum out_format format;
+	bool colour;
+};
+/* The report in args->format; the signature out_write() wants. */
+int render_report(FILE *out, void *args);
+
+int render_text(FILE *out, const struct mig_report *report, bool colour);
+int render_markdown(FILE *out, const struct mig_report *report);
+int render_html(FILE *out, const struct mig_report *report);
+/* The report as JSON (schema cgx-migrate/1, migrate/README.md); NULL on -ENOMEM. */
+struct json_object *report_to_json(const struct mig_report *report);
+int render_json_object(FILE *out, struct json_object *object);
+
+/* Helpers the renderers share. */
+/* @value without surrounding white space, cut to fit. */
+const char *v1_text_trimmed(const char *value, char *buf, size_t size);
+/* @value on one line: newlines become "; ". */
+const char *v1_text_oneline(const char *value, char *buf, size_t size);
+/* The note of a setting: the row's, or why there is no v2 value. */
+const char *setting_note(const struct mig_setting *setting);
+/* "cpu,cpuacct memory" for a mask of hierarchies. */
+void hier_mask_names(const struct mig_report *report, uint32_t mask, char *buf, size_t size);
+/* "/students" for hierarchy @h's coordinate of @task. */
+const char *task_coord(const struct mig_report *report, const struct mig_task *task,
+		       unsigned int h);
+
+/* For each v2 node, whether it is its parent's last child; free() it. NULL on -ENOMEM. */
+bool *layout_last_children(const struct mig_report *report);
+/* The "│   ├── " a tree drawn in text puts before node @n. */
+void layout_tree_prefix(const struct mig_report *report, const bool *last, unsigned int n,
+			char *buf, size_t size);
+/* "[cpu memory] 2 processes, approximate; approximate for cpu" after a node's name. */
+void layout_node_notes(const struct mig_report *report, const struct mig_v2node *node, char *buf,
+		       size_t size);
+
+/* How much the human-readable formats list before they say "and N more". */
+#define OUT_MAX_ROWS  200
+#define OUT_MAX_NODES 2000
+
+#endif

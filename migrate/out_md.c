@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The report as Markdown: tables for lists, the layout as a drawn tree in a code block. */
+#include "out.h"
+
+#include "procinfo.h"
+#include "util.h"
+
+#include <string.h>
+
+/* Text in a table cell: '|' would end the cell, a newline the row. */
+static void cell(FILE *out, const char *text)
+{
+	for (; text && *text; text++) {
+		if (*text == '|' || *text == '\\' || *text == '`' || *text == '*' || *text == '_' ||
+		    *text == '<' || *text == '>' || *text == '[' || *text == ']')
+			fputc('\\', out);
+		if (*text == '\n')
+			fputs("<br>", out);
+		else
+			fputc(*text, out);
+	}
+}
+
+static void code_cell(FILE *out, const char *text)
+{
+	char line[1024];
+
+	if (!text || !*text) {
+		fputs("-", out);
+		return;
+	}
+	/* A backtick inside would end the code span: such values are shown escaped instead. */
+	if (strchr(text, '`') || strchr(text, '|')) {
+		cell(out, v1_text_oneline(text, line, sizeof(line)));
+		return;
+	}
+	fprintf(out, "`%s`", v1_text_oneline(text, line, sizeof(line)));
+}
+
+static void print_verdict(FILE *out, const struct mig_report *report)
+{
+	const struct mig_verdict *v = &report->verdict;
+
+	fprintf(out, "**Verdict: %s**\n\n", v->status);
+	fprintf(out, "| | count |\n|---|---:|\n");
+	fprintf(out, "| settings not at their default | %lu |\n", v->settings);
+	fprintf(out, "| ... converted exactly | %lu |\n", v->exact);
+	fprintf(out, "| ... approximate | %lu |\n", v->approx);
+	fprintf(out, "| ... lost (no v2 equivalent) | %lu |\n", v->lost);
+	fprintf(out, "| groups | %lu |\n", v->groups);
+	fprintf(out, "| ... folding approximately | %lu |\n", v->groups_approx);
+	fprintf(out, "| ... where the trees differ | %lu |\n", v->groups_shape_divergent);
+	fprintf(out, "| processes in groups | %lu |\n", v->processes);
+	fprintf(out, "| ... in groups on different paths | %lu |\n", v->multi_hierarchy);
+	fprintf(out, "| ... folding approximately | %lu |\n", v->processes_approx);
+	if (report->log) {
+		fprintf(out, "| log: multi-hierarchy uses | %lu |\n", v->log_multi_hierarchy);
+		fprintf(out, "| log: writes with no v2 equivalent | %lu |\n", v->log_no_v2);
+		fprintf(out, "| log: approximations | %lu |\n", v->log_approx);
+	}
+}
+
+static void print_hierarchies(FILE *out, const struct mig_report *report)
+{
+	fprintf(out, "\n## Hierarchies\n\n");
+	fprintf(out, "| hierarchy | mounted at | groups | processes | state | files with no table "
+		     "row |\n");
+	fprintf(out, "|---|---|---:|---:|---|---|\n");
+	for (unsigned int h = 0; h < report->hiers.nr; h++) {
+		const struct mig_hier *hier = &report->hier[h];
+		bool diverges = false;
+
+		for (unsigned int g = 1; g < hier->nr_groups; g++)
+			diverges |= hier->groups[g].fold_approx || hier->groups[g].shape_divergent;
+		fprintf(out, "| `%s` | ", report_hier_name(report, h));
+		cell(out, hier->mountpoint);
+		fprintf(out, " | %u | %lu | %s | ", hier->nr_groups - 1, hier->nr_tasks,
+			diverges	      ? "**diverges**"
+			: hier->nr_groups > 1 ? "in use"
+					      : "unused");
+		for (unsigned int i = 0; i < hier->nr_unknown_files; i++) {
+			fputs(i ? ", " : "", out);
+			cell(out, hier->unknown_files[i]);
+		}
+		fprintf(out, " |\n");
+	}
+}
+
+static void print_divergence(FILE *out, const struct mig_report *report)
+{
+	unsigned int nr = 0;
+
+	fprintf(out, "\n## Processes in groups on different paths\n\n");
+	for (unsigned int t = 0; t < report->nr_tasks; t++) {
+		const struct mig_task *task = &report->tasks[t];
+
+		if (!task->multi_hierarchy && task->exact)
+			continue;
+		if (!nr)
+			fprintf(out, "| pid | comm | program | groups | v2 leaf | fold |\n"
+				     "|---:|---|---|---|---|---|\n");
+		if (nr++ >= OUT_MAX_ROWS)
+			continue;
+		fprintf(out, "| %d | ", task->pid);
+		cell(out, task->comm);
+		fputs(" | ", out);
+		cell(out, procinfo_program(task));
+		fputs(" | ", out);
+		for (unsigned int h = 0, first = 1; h < report->hiers.nr; h++) {
+			if (!task->coord[h])
+				continue;
+			fputs(first ? "" : "<br>", out);
+			fprintf(out, "%s:", report_hier_name(report, h));
+			cell(out, task_coord(report, task, h));
+			first = 0;
+		}
+		fputs(" | ", out);
+		code_cell(out, report->nodes[task->leaf].path);
+		fprintf(out, " | %s |\n", task->exact ? "exact" : "approximate");
+	}
+	if (!nr)
+		fprintf(out, "None.\n");
+	else if (nr > OUT_MAX_ROWS)
+		fprintf(out, "\n... and %u more (see the JSON report).\n", nr - OUT_MAX_ROWS);
+
+	fprintf(out, "\n## Paths where the group trees differ\n\n");
+	if (!report->nr_shapes)
+		fprintf(out, "None.\n");
+	else
+		fprintf(out, "| path | has a group in | has none in |\n|---|---|---|\n");
+	for (unsigned int s = 0; s < report->nr_shapes && s < OUT_MAX_ROWS; s++) {
+		char present[1024], absent[1024];
+
+		hier_mask_names(report, report->shapes[s].present_mask, present, sizeof(present));
+		hier_mask_names(report, report->shapes[s].absent_mask, absent, sizeof(absent));
+		fputs("| ", out);
+		code_cell(out, report->shapes[s].path);
+		fprintf(out, " | %s | %s |\n", present, absent);
+	}
+}
+
+static void print_settings(FILE *out, const struct mig_report *report)
+{
+	unsigned long nr = 0;
+
+	fprintf(out, "\n## Settings that differ from the defaults\n\n");
+	for (unsigned int h = 0; h < report->hiers.nr; h++) {
+		const struct mig_hier *hier = &report->hier[h];
+
+		for (unsigned int g = 0; g < hier->nr_groups; g++) {
+			const struct mig_group *group = &hier->groups[g];
+
+			for (unsigned int s = 0; s < group->nr_settings; s++) {
+				const struct mig_setting *setting = &group->settings[s];
+
+				if (!nr)
+					fprintf(out,
+						"| hierarchy | group | v1 file | value | v2 file "
+						"| v2 value | fate | note |\n"
+						"|---|---|---|---|---|---|---|---|\n");
+				if (nr++ >= OUT_MAX_ROWS)
+					continue;
+				fprintf(out, "| `%s` | ", report_hier_name(report, h));
+				code_cell(out, group->path);
+				fprintf(out, " | `%s` | ", setting->row->name);
+				code_cell(out, setting->value);
+				fputs(" | ", out);
+				code_cell(out, setting->row->v2.file);
+				fputs(" | ", out);
+				code_cell(out, setting->v2_value);
+				fprintf(out, " | %s | ", mig_fate_name(setting->fate));
+				cell(out, setting_note(setting));
+				fputs(" |\n", out);
+			}
+		}
+	}
+	if (!nr)
+		fprintf(out, "None.\n");
+	else if (nr > OUT_MAX_ROWS)
+		fprintf(out, "\n... and %lu more (see the JSON report).\n", nr - OUT_MAX_ROWS);
+}
+
+static int print_layout(FILE *out, const struct mig_report *report)
+{
+	_cleanup_free_ bool *last = NULL;
+
+	fprintf(out, "\n## Proposed cgroup2 layout\n\n");
+	if (!report->nr_nodes)
+		return 0;
+	if (!(last = layout_last_children(report)))
+		return -ENOMEM;
+	fprintf(out,
+		"Groups marked *approximate* have processes whose leaf lies outside their "
+		"directory; leaves are named `@hierarchy=group` after the groups that differ.\n\n");
+	fprintf(out, "```text\n");
+	for (unsigned int n = 0; n < report->nr_nodes && n < OUT_MAX_NODES; n++) {
+		char prefix[2048], notes[2048];
+
+		layout_tree_prefix(report, last, n, prefix, sizeof(prefix));
+		layout_node_notes(report, &report->nodes[n], notes, sizeof(notes));
+		/* A fence inside the block would end it; names cannot hold a newline. */
+		fprintf(out, "%s%s  %s\n", prefix, n ? report->nodes[n].name : "/", notes);
+	}
+	if (report->nr_nodes > OUT_MAX_NODES)
+		fprintf(out, "... and %u more directories\n", report->nr_nodes - OUT_MAX_NODES);
+	fprintf(out, "```\n");
+	return 0;
+}
+
+static void print_log(FILE *out, const struct log_summary *log)
+{
+	fprintf(out, "\n## Deprecation log\n\n");
+	cell(out, log->path);
+	fprintf(out, ": %lu lines, %lu records, %lu corrupt or truncated lines skipped.\n\n",
+		log->lines, log->records, log->corrupt);
+	fprintf(out, "| kind | records |\n|---|---:|\n");
+	for (unsigned int k = 0; k < LOG_NR_KINDS; k++)
+		fprintf(out, "| %s | %lu |\n", log_kind_names[k], log->by_kind[k]);
+	if (!log->nr_uses)
+		return;
+	fprintf(out, "\n| program | kind | count | hierarchies | examples |\n"
+		     "|---|---|---:|---|---|\n");
+	for (size_t i = 0; i < log->nr_uses && i < OUT_MAX_ROWS; i++) {
+		const struct log_use *use = log->uses[i];
+
+		fputs("| ", out);
+		cell(out, use->program);
+		fprintf(out, " | %s | %lu | ", log_kind_names[use->kind], use->count);
+		for (unsigned int j = 0; j < use->nr_hierarchies; j++) {
+			fputs(j ? ", " : "", out);
+			cell(out, use->hierarchies[j]);
+		}
+		fputs(" | ", out);
+		for (unsigned int e = 0; e < use->nr_examples && e < 3; e++) {
+			fputs(e ? "<br>" : "", out);
+			cell(out, use->examples[e]);
+		}
+		fputs(" |\n", out);
+	}
+}
+
+int render_markdown(FILE *out, const struct mig_report *report)
+{
+	int r;
+
+	fprintf(out, "# cgx-migrate report: ");
+	cell(out, report->host);
+	fprintf(out, "\n\nKernel %s, generated %s. Sources:", report->kernel, report->generated);
+	for (unsigned int i = 0; i < report->nr_sources; i++) {
+		fprintf(out, "%s %s ", i ? ";" : "", report->sources[i].kind);
+		code_cell(out, report->sources[i].path);
+	}
+	fprintf(out, ".\n\n");
+	print_verdict(out, report);
+	if (report->have_hiers) {
+		print_hierarchies(out, report);
+		print_divergence(out, report);
+		print_settings(out, report);
+		if ((r = print_layout(out, report)) < 0)
+			return r;
+	}
+	if (report->log)
+		print_log(out, report->log);
+	return 0;
+}
