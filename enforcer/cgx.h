@@ -9,6 +9,7 @@
 #ifndef CGX_H
 #define CGX_H
 
+#include "deprecation.h"
 #include "hierarchy.h"
 #include "tree.h"
 #include "v1_files.h"
@@ -23,6 +24,8 @@ struct cgx_options {
 	const char *cgroup2; /* NULL: the cgroup2 mount found with libmount */
 	const char *base;    /* the one v2 directory managed, relative to the mount */
 	const char *hierarchies;
+	/* The deprecation log file; NULL: CGX_DEFAULT_DEPRECATION_LOG, "": none. */
+	const char *deprecation_log;
 };
 
 /* All mutable state of a daemon: one per mounted view. */
@@ -36,6 +39,7 @@ struct cgx_ctx {
 	int base_fd;
 	/* Controllers the base may hand down ("cpu memory ..."), enabled in inner directories. */
 	char controllers[256];
+	struct deprecation_log deprecations;
 };
 
 int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);
@@ -95,6 +99,20 @@ int cgx_value_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, un
 		  const char *text);
 int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 			const char *name, const char *text);
+
+/* The deprecation log (deprecation.c). */
+/* "kind count" lines, then log_lost and syslog_suppressed: the cgx.deprecations file. */
+int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out);
+/* Opens the log file again (SIGHUP, after logrotate moved it). */
+int cgx_deprecation_reopen(struct cgx_ctx *ctx);
+
+/* notify_on_release (release.c). */
+/* True when some hierarchy has a release agent: only then is cgroup.events watched. */
+bool cgx_release_wanted(struct cgx_ctx *ctx);
+/* Runs the agent of every notify_on_release group that emptied since the last check. */
+void cgx_release_check(struct cgx_ctx *ctx);
+/* Watches (IN_MODIFY) the cgroup.events of every leaf with @inotify_fd. */
+int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd);
 
 /* Tasks (tasks.c). */
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,

@@ -101,6 +101,13 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		return -ENOMEM;
 	ctx->cgroup2_fd = ctx->base_fd = -1;
 	pthread_mutex_init(&ctx->lock, NULL);
+	if ((r = deprecation_log_init(&ctx->deprecations,
+				      options->deprecation_log ? options->deprecation_log
+							       : CGX_DEFAULT_DEPRECATION_LOG)) < 0) {
+		cgx_log_errno(r, "bad deprecation log path");
+		free(ctx);
+		return r;
+	}
 	if ((r = hier_set_parse(&ctx->hiers, options->hierarchies ? options->hierarchies
 								  : CGX_DEFAULT_HIERARCHIES)) < 0) {
 		cgx_log_errno(r, "bad hierarchy list");
@@ -154,6 +161,7 @@ void cgx_ctx_free(struct cgx_ctx *ctx)
 		return;
 	tree_release(&ctx->tree);
 	hier_set_release(&ctx->hiers);
+	deprecation_log_release(&ctx->deprecations);
 	if (ctx->base_fd >= 0)
 		close(ctx->base_fd);
 	if (ctx->cgroup2_fd >= 0)

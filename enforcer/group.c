@@ -151,6 +151,8 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after mkdir %s", name);
 	dir_sync_controllers(ctx, parent);
+	release_arm(ctx, parent, hier);
+	deprecation_check_mkdir(ctx, caller, hier, dir);
 	*child = dir;
 	return 0;
 undo:
@@ -548,5 +550,8 @@ ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 	page[len] = '\0';
 	if ((r = row->write(&fc, page, len)) < 0)
 		return r;
+	/* A rename carries values over as the daemon: no one's use to record. */
+	if (caller->tid != getpid())
+		deprecation_check_write(&fc, page);
 	return (ssize_t)len;
 }

@@ -67,6 +67,29 @@ unsigned long long v2_stat_key(const char *text, const char *key);
 /* The value of @key in a "key=value key=value" line (io.stat, io.max), 0 when absent. */
 unsigned long long v2_stat_key_eq(const char *fields, const char *key);
 
+/* deprecation.c: the uses of v1 that the deprecation log records. */
+struct deprecation_event {
+	enum deprecation_kind kind;
+	const struct cgx_caller *caller; /* who made the request */
+	int hier;			 /* the hierarchy concerned, -1 for none */
+	const struct v2_dir *group;	 /* its group */
+	const char *file, *value;	 /* the v1 file written and what */
+	const struct v2_dir *v2_dir;	 /* the v2 directory affected */
+	const struct tuple *tuple;	 /* a process's groups, for multi-hierarchy-process */
+	const char *detail;		 /* why, and what to use instead */
+};
+void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event);
+/* After a process joined @group of @hier and now has @tuple. */
+void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+			      unsigned int hier, struct v2_dir *group, const struct tuple *tuple);
+void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+			     unsigned int hier, struct v2_dir *group);
+/* After a write of @value to the file of @fc succeeded. */
+void deprecation_check_write(const struct v1_file_ctx *fc, const char *value);
+
+/* release.c: the group of @h at @dir now holds a task or a child. */
+void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h);
+
 /* tasks.c */
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */
 int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path, size_t size);

@@ -265,5 +265,8 @@ moved:
 	 */
 	if (inside)
 		prune_leaf_of(ctx, &current);
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
+		release_arm(ctx, wanted.coord[h], h);
+	deprecation_check_attach(ctx, caller, hier, dir, &wanted);
 	return 0;
 }

@@ -43,6 +43,8 @@ struct v1_group {
 	gid_t creator_gid;
 	struct v1_file_attr *file_attrs;
 	unsigned int nr_file_attrs;
+	/* Held a task or a child since its release agent last ran (release.c). */
+	bool release_armed;
 	/* Text a v1 read returns, per file index of the hierarchy; NULL = default. */
 	char **values;
 	unsigned int nr_values;

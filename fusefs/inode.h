@@ -4,11 +4,14 @@
  * lives as long as the group (a rename included: the kernel keeps the inode
  * of a renamed directory), and is never reused while the daemon runs:
  *   1                       the mount root
+ *   COUNTERS_INO            cgx.deprecations, the deprecation counters
  *   ALIAS_INO_BIT | alias   a symlink such as cpu -> cpu,cpuacct
  *   group << 8              the directory of a group
  *   (group << 8) | file+1   one of its files
  */
 #define ALIAS_INO_BIT (1ULL << 63)
+#define COUNTERS_INO  (1ULL << 62)
+#define COUNTERS_NAME "cgx.deprecations"
 #ifndef CGXFS_INODE_H
 #define CGXFS_INODE_H
 
@@ -16,7 +19,7 @@
 
 #include <fuse_lowlevel.h>
 
-enum node_kind { NODE_ROOT, NODE_ALIAS, NODE_GROUP, NODE_FILE };
+enum node_kind { NODE_ROOT, NODE_COUNTERS, NODE_ALIAS, NODE_GROUP, NODE_FILE };
 
 struct node {
 	enum node_kind kind;
@@ -31,6 +34,8 @@ static inline fuse_ino_t node_ino(const struct node *node)
 	switch (node->kind) {
 	case NODE_ROOT:
 		return FUSE_ROOT_ID;
+	case NODE_COUNTERS:
+		return COUNTERS_INO;
 	case NODE_ALIAS:
 		return ALIAS_INO_BIT | node->alias;
 	case NODE_GROUP:

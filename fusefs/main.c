@@ -2,6 +2,7 @@
 /* cgxfs: mounts a cgroup v1 multi-hierarchy view folded into one cgroup2 tree. */
 #include "ops.h"
 #include "sysfs_overlay.h"
+#include "watcher.h"
 
 #include "cgx.h"
 
@@ -32,6 +33,8 @@ static void usage(FILE *out)
 		"  --base NAME         the v2 directory managed, below the mount (default cgx)\n"
 		"  --hierarchies SPEC  ';'-separated hierarchies, each a comma list of\n"
 		"                      controllers or name=X (default: the classic layout)\n"
+		"  --log FILE          the deprecation log, JSON Lines (default\n"
+		"                      " CGX_DEFAULT_DEPRECATION_LOG "; \"\" for none)\n"
 		"  -f, --foreground    stay in the foreground\n"
 		"  -d, --debug         log every request (implies -f)\n"
 		"  -o OPTIONS          further FUSE mount options\n"
@@ -45,6 +48,7 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"cgroup2", required_argument, NULL, 'c'},
 		{"base", required_argument, NULL, 'b'},
 		{"hierarchies", required_argument, NULL, 'H'},
+		{"log", required_argument, NULL, 'L'},
 		{"foreground", no_argument, NULL, 'f'},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
@@ -64,6 +68,9 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 			break;
 		case 'H':
 			args->model.hierarchies = optarg;
+			break;
+		case 'L':
+			args->model.deprecation_log = optarg;
 			break;
 		case 'f':
 			args->foreground = true;
@@ -116,6 +123,7 @@ static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args)
 	char *fuse_argv[] = {"cgxfs", "-o", mount_opts, args->debug ? "-d" : NULL, NULL};
 	struct fuse_args fuse_args = FUSE_ARGS_INIT(args->debug ? 4 : 3, fuse_argv);
 	struct fuse_loop_config *loop_config = NULL;
+	struct watcher watcher;
 	struct fuse_session *se;
 	int r = -EIO;
 
@@ -138,12 +146,17 @@ static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args)
 		cgx_log_to_syslog(true);
 	cgx_log(CGX_LOG_INFO, "serving %s from %s/%s", args->mountpoint, ctx->cgroup2_path,
 		ctx->base_relpath);
+	if ((r = watcher_start(&watcher, ctx)) < 0)
+		goto out_unmount;
+	r = -EIO;
 	loop_config = fuse_loop_cfg_create();
 	if (!loop_config)
-		goto out_unmount;
+		goto out_watcher;
 	fuse_loop_cfg_set_max_threads(loop_config, 16);
 	r = fuse_session_loop_mt(se, loop_config) < 0 ? -EIO : 0;
 	fuse_loop_cfg_destroy(loop_config);
+out_watcher:
+	watcher_stop(&watcher);
 out_unmount:
 	fuse_session_unmount(se);
 out_signals:

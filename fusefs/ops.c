@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -57,6 +58,10 @@ static int node_decode(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node)
 		node->kind = NODE_ROOT;
 		return 0;
 	}
+	if (ino == COUNTERS_INO) {
+		node->kind = NODE_COUNTERS;
+		return 0;
+	}
 	if (ino & ALIAS_INO_BIT) {
 		node->alias = ino & ~ALIAS_INO_BIT;
 		if (node->alias >= hier_set_aliases(&ctx->hiers, aliases))
@@ -97,6 +102,10 @@ static int node_stat(struct cgx_ctx *ctx, const struct node *node, struct stat *
 	case NODE_ROOT:
 		st->st_mode = S_IFDIR | 0755;
 		st->st_nlink = 2 + ctx->hiers.nr;
+		return 0;
+	case NODE_COUNTERS:
+		st->st_mode = S_IFREG | 0444;
+		st->st_nlink = 1;
 		return 0;
 	case NODE_ALIAS:
 		st->st_mode = S_IFLNK | 0777;
@@ -147,6 +156,10 @@ static int lookup_in_root(struct cgx_ctx *ctx, const char *name, struct node *no
 			*node = (struct node){.kind = NODE_GROUP, .dir = ctx->tree.base, .hier = h};
 			return 0;
 		}
+	}
+	if (!strcmp(name, COUNTERS_NAME)) {
+		*node = (struct node){.kind = NODE_COUNTERS};
+		return 0;
 	}
 	for (unsigned int a = 0; a < nr_aliases; a++) {
 		if (!strcmp(aliases[a].name, name)) {
@@ -285,6 +298,11 @@ static void readdir_root(fuse_req_t req, struct cgx_ctx *ctx, char *buf, size_t 
 		if (index >= off && !dir_add(req, buf, size, used, aliases[a].name, &st, index + 1))
 			return;
 	}
+	if (index >= off) {
+		struct stat st = {.st_ino = COUNTERS_INO, .st_mode = S_IFREG};
+
+		dir_add(req, buf, size, used, COUNTERS_NAME, &st, index + 1);
+	}
 }
 
 static void readdir_group(fuse_req_t req, struct cgx_ctx *ctx, const struct node *group, char *buf,
@@ -370,8 +388,13 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -r);
 		return;
 	}
-	if (node.kind != NODE_FILE) {
+	if (node.kind != NODE_FILE && node.kind != NODE_COUNTERS) {
 		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	/* Read-only for root too, as kernfs refuses a write open of a file with no write. */
+	if (node.kind == NODE_COUNTERS && (fi->flags & O_ACCMODE) != O_RDONLY) {
+		fuse_reply_err(req, EACCES);
 		return;
 	}
 	if (!(file = calloc(1, sizeof(*file)))) {
@@ -414,7 +437,9 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		/* Decoded at each read: the group may have gone since open (ENODEV, as kernfs). */
 		file->content.len = 0;
 		file->content_error = node_decode(ctx, ino, &node);
-		if (file->content_error == 0)
+		if (file->content_error == 0 && node.kind == NODE_COUNTERS)
+			file->content_error = cgx_deprecation_counters(ctx, &file->content);
+		else if (file->content_error == 0)
 			file->content_error = cgx_file_read(ctx, node.dir, node.hier, node.file,
 							    &file->opener, &file->content);
 	}

@@ -9,7 +9,7 @@ cgroup2_mount() {
 
 # Starts cgxfs on $MNT over $CG2/$BASE; extra arguments go to cgxfs.
 start_cgxfs() {
-	"$CGXFS" --cgroup2 "$CG2" --base "$BASE" "$@" "$MNT"
+	"$CGXFS" --cgroup2 "$CG2" --base "$BASE" --log "$DEPRECATION_LOG" "$@" "$MNT"
 }
 
 stop_cgxfs() {
@@ -56,7 +56,10 @@ common_setup() {
 	[ -n "$CG2" ] || skip "no cgroup2 mount on this host"
 	BASE=cgx-test-$$-$RANDOM
 	MNT=$(mktemp -d /tmp/cgxfs-mnt.XXXXXX)
-	export CG2 BASE MNT
+	# Never the host's /var/log: each test keeps its own deprecation log.
+	LOGDIR=$(mktemp -d /tmp/cgxfs-log.XXXXXX)
+	DEPRECATION_LOG=$LOGDIR/deprecations.jsonl
+	export CG2 BASE MNT LOGDIR DEPRECATION_LOG
 	start_cgxfs
 }
 
@@ -67,6 +70,8 @@ common_teardown() {
 	stop_cgxfs
 	remove_base
 	rmdir "$MNT" 2>/dev/null || true
+	umount "$LOGDIR" 2>/dev/null || true
+	rm -rf "$LOGDIR"
 }
 
 # A long sleep, its pid in $pid, killed by teardown. Not run in $(...): the

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "watcher.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+/*
+ * A new leaf is watched from the next wake-up: the interval bounds how late
+ * a group that empties before then is seen, as the kernel's release work
+ * runs later than the exit that triggers it.
+ */
+#define RESCAN_INTERVAL_MS 1000
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void drain(int fd)
+{
+	char buf[4096];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+static void *watch_loop(void *arg)
+{
+	struct watcher *watcher = arg;
+	struct pollfd fds[] = {
+		{.fd = watcher->stop_fd, .events = POLLIN},
+		{.fd = watcher->signal_fd, .events = POLLIN},
+		{.fd = watcher->inotify_fd, .events = POLLIN},
+	};
+
+	for (;;) {
+		int r;
+
+		if (poll(fds, 3, RESCAN_INTERVAL_MS) < 0 && errno != EINTR)
+			break;
+		if (fds[0].revents)
+			break;
+		cgx_lock(watcher->ctx);
+		if (fds[1].revents) {
+			drain(watcher->signal_fd);
+			if ((r = cgx_deprecation_reopen(watcher->ctx)) < 0)
+				cgx_log_errno(r, "SIGHUP: cannot reopen the deprecation log");
+			else
+				cgx_log(CGX_LOG_INFO, "SIGHUP: deprecation log reopened");
+		}
+		if (fds[2].revents)
+			drain(watcher->inotify_fd);
+		if (cgx_release_wanted(watcher->ctx)) {
+			if ((r = cgx_release_watch(watcher->ctx, watcher->inotify_fd)) < 0)
+				cgx_log_errno(r, "cannot watch cgroup.events");
+			cgx_release_check(watcher->ctx);
+		}
+		cgx_unlock(watcher->ctx);
+	}
+	return NULL;
+}
+
+int watcher_start(struct watcher *watcher, struct cgx_ctx *ctx)
+{
+	sigset_t hup;
+	int r;
+
+	*watcher = (struct watcher){.ctx = ctx, .signal_fd = -1, .inotify_fd = -1, .stop_fd = -1};
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	/* Blocked before the FUSE threads exist, so they inherit it and only the signalfd sees it. */
+	if ((r = pthread_sigmask(SIG_BLOCK, &hup, NULL)) != 0)
+		return -r;
+	watcher->signal_fd = signalfd(-1, &hup, SFD_NONBLOCK | SFD_CLOEXEC);
+	watcher->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	watcher->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (watcher->signal_fd < 0 || watcher->inotify_fd < 0 || watcher->stop_fd < 0) {
+		r = cgx_log_errno(-errno, "cannot set up the watcher");
+		watcher_stop(watcher);
+		return r;
+	}
+	if ((r = pthread_create(&watcher->thread, NULL, watch_loop, watcher)) != 0) {
+		watcher_stop(watcher);
+		return cgx_log_errno(-r, "cannot start the watcher thread");
+	}
+	watcher->running = true;
+	return 0;
+}
+
+void watcher_stop(struct watcher *watcher)
+{
+	if (watcher->running) {
+		uint64_t one = 1;
+
+		if (write(watcher->stop_fd, &one, sizeof(one)) == sizeof(one))
+			pthread_join(watcher->thread, NULL);
+		watcher->running = false;
+	}
+	close_fd(&watcher->signal_fd);
+	close_fd(&watcher->inotify_fd);
+	close_fd(&watcher->stop_fd);
+}

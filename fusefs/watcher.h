@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The daemon's one thread besides FUSE's: SIGHUP reopens the deprecation log,
+ * and changes of cgroup.events run release agents.
+ */
+#ifndef CGXFS_WATCHER_H
+#define CGXFS_WATCHER_H
+
+#include "cgx.h"
+
+#include <pthread.h>
+
+struct watcher {
+	struct cgx_ctx *ctx;
+	pthread_t thread;
+	int signal_fd;	/* SIGHUP, blocked in every thread */
+	int inotify_fd; /* cgroup.events of the leaves */
+	int stop_fd;	/* an eventfd: the thread ends when it is written */
+	bool running;
+};
+
+/*
+ * Blocks SIGHUP in the calling thread (and so in the threads it starts
+ * later) and starts watching. Call after daemonizing, before the FUSE loop.
+ */
+int watcher_start(struct watcher *watcher, struct cgx_ctx *ctx);
+void watcher_stop(struct watcher *watcher);
+
+#endif
