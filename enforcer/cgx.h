@@ -51,6 +51,13 @@ void cgx_unlock(struct cgx_ctx *ctx);
 /* The cgroup2 mount point, found in the mount table with libmount; -ENOENT if none. */
 int cgx_find_cgroup2(char *path, size_t size);
 
+/* Hierarchies made and removed while mounted (hierarchy_runtime.c). */
+/* mkdir at the mount root: -EPERM, -EINVAL, -EBUSY, -EEXIST as mount(2) and mkdir would. */
+int cgx_hierarchy_add(struct cgx_ctx *ctx, const char *name, const struct cgx_caller *caller,
+		      unsigned int *index);
+/* rmdir at the mount root: -EBUSY while the hierarchy has groups. */
+int cgx_hierarchy_remove(struct cgx_ctx *ctx, const char *name, const struct cgx_caller *caller);
+
 /* Groups. */
 bool cgx_is_group(const struct v2_dir *dir, unsigned int hier);
 /* The v1 name of a group (NULL for the base). */

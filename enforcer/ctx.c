@@ -92,6 +92,30 @@ static int read_controllers(struct cgx_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Hierarchies made or removed while mounted are kept on the base, and come
+ * back with a restart unless --hierarchies names others, which then replace
+ * them there too.
+ */
+static int choose_hierarchies(struct cgx_ctx *ctx, const struct cgx_options *options)
+{
+	struct cgx_hier_set stored;
+	int r = state_load_hierarchies(ctx->base_fd, &stored);
+
+	if (r == -ENODATA)
+		return 0;
+	if (r < 0)
+		return cgx_log_errno(r, "cannot read the hierarchies kept on %s/%s",
+				     ctx->cgroup2_path, ctx->base_relpath);
+	if (options->hierarchies) {
+		hier_set_release(&stored);
+		return state_save_hierarchies(ctx);
+	}
+	hier_set_release(&ctx->hiers);
+	ctx->hiers = stored;
+	return 0;
+}
+
 int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 {
 	struct cgx_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -101,9 +125,10 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		return -ENOMEM;
 	ctx->cgroup2_fd = ctx->base_fd = -1;
 	pthread_mutex_init(&ctx->lock, NULL);
-	if ((r = deprecation_log_init(&ctx->deprecations,
-				      options->deprecation_log ? options->deprecation_log
-							       : CGX_DEFAULT_DEPRECATION_LOG)) < 0) {
+	if ((r = deprecation_log_init(&ctx->deprecations, options->deprecation_log
+								  ? options->deprecation_log
+								  : CGX_DEFAULT_DEPRECATION_LOG)) <
+	    0) {
 		cgx_log_errno(r, "bad deprecation log path");
 		free(ctx);
 		return r;
@@ -137,6 +162,8 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		goto fail;
 	ctx->base_fd = r;
 	if ((r = read_controllers(ctx)) < 0)
+		goto fail;
+	if ((r = choose_hierarchies(ctx, options)) < 0)
 		goto fail;
 	if ((r = tree_init(&ctx->tree, ctx->hiers.nr)) < 0)
 		goto fail;

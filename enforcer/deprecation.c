@@ -298,9 +298,9 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 	if (!(obj = event_object(ctx, event, &who, time))) {
 		log->lost++;
 	} else {
-		r = append_line(log, json_object_to_json_string_ext(
-					     obj, JSON_C_TO_STRING_PLAIN |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+		r = append_line(
+			log, json_object_to_json_string_ext(
+				     obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 		if (r < 0) {
 			/* Said once: the counter tells how many followed. */
 			if (!log->lost)
@@ -315,8 +315,8 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 			cgx_log(CGX_LOG_WARNING,
 				"deprecated: %llu more %s warnings by %s were held back", held_back,
 				kind_names[event->kind], program);
-		cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s (pid %d)%s%s", kind_names[event->kind],
-			program, (int)who.pid, event->detail ? ": " : "",
+		cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s (pid %d)%s%s",
+			kind_names[event->kind], program, (int)who.pid, event->detail ? ": " : "",
 			event->detail ? event->detail : "");
 	}
 }
@@ -404,22 +404,24 @@ void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *call
 	if (group == ctx->tree.base)
 		return;
 	if (ctx->hiers.hier[hier].named[0])
-		deprecation_record(ctx, &(struct deprecation_event){
-						.kind = DEPRECATION_NAMED_HIERARCHY,
-						.caller = caller,
-						.hier = (int)hier,
-						.group = group,
-						.file = "tasks",
-						.detail = "a named hierarchy holds no controller; cgroup2 has "
-							  "one tree: use a directory of it, or xattrs",
-					});
+		deprecation_record(
+			ctx, &(struct deprecation_event){
+				     .kind = DEPRECATION_NAMED_HIERARCHY,
+				     .caller = caller,
+				     .hier = (int)hier,
+				     .group = group,
+				     .file = "tasks",
+				     .detail = "a named hierarchy holds no controller; cgroup2 has "
+					       "one tree: use a directory of it, or xattrs",
+			     });
 	check_divergent_tree(ctx, caller, hier, group);
 	/*
 	 * Two non-root groups on different paths: one directory of cgroup2
 	 * cannot be both. A tuple on its way from one path to another, group
 	 * by group, has one non-root group at each step and is no such use.
 	 */
-	if (!tuple_spans_paths(ctx, tuple) || fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target) < 0)
+	if (!tuple_spans_paths(ctx, tuple) ||
+	    fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target) < 0)
 		return;
 	leaf_dir = target.leaf_name[0] ? tree_child(target.dir, target.leaf_name) : target.dir;
 	deprecation_record(ctx, &(struct deprecation_event){
@@ -439,15 +441,16 @@ void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *calle
 {
 	if (!ctx->hiers.hier[hier].named[0])
 		return;
-	deprecation_record(ctx, &(struct deprecation_event){
-					.kind = DEPRECATION_NAMED_HIERARCHY,
-					.caller = caller,
-					.hier = (int)hier,
-					.group = group,
-					.v2_dir = group,
-					.detail = "a named hierarchy holds no controller; cgroup2 has one "
-						  "tree: use a directory of it, or xattrs",
-				});
+	deprecation_record(
+		ctx, &(struct deprecation_event){
+			     .kind = DEPRECATION_NAMED_HIERARCHY,
+			     .caller = caller,
+			     .hier = (int)hier,
+			     .group = group,
+			     .v2_dir = group,
+			     .detail = "a named hierarchy holds no controller; cgroup2 has one "
+				       "tree: use a directory of it, or xattrs",
+		     });
 }
 
 void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)

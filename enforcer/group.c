@@ -145,7 +145,7 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	}
 	/* The group exists from here on; what follows only moves leaves to their new places. */
 	inherit_values(ctx, parent, dir, hier);
-	v1_for_each_controller(controller, h)
+	v1_for_each_controller (controller, h)
 		if (controller->online)
 			controller->online(ctx, dir, hier);
 	if ((r = relocate_leaves(ctx)) < 0)

@@ -60,7 +60,12 @@ static int hier_parse_one(struct cgx_hier *hier, const char *entry, size_t len)
 		size_t word_len = (comma ? comma : end) - entry;
 		const char *controller;
 
-		if (word_len > 5 && !strncmp(entry, "name=", 5)) {
+		if (word_len == 4 && !strncmp(entry, "none", 4)) {
+			/* "none,name=X": a hierarchy of no controller (cgroup1_parse_param). */
+			if (hier->none)
+				return -EINVAL;
+			hier->none = true;
+		} else if (word_len > 5 && !strncmp(entry, "name=", 5)) {
 			if (hier->named[0] || !valid_hier_name(entry + 5, word_len - 5))
 				return -EINVAL;
 			memcpy(hier->named, entry + 5, word_len - 5);
@@ -77,7 +82,9 @@ static int hier_parse_one(struct cgx_hier *hier, const char *entry, size_t len)
 		if (comma && entry == end)
 			return -EINVAL;
 	}
-	if (!hier->nr_controllers && !hier->named[0])
+	/* cgroup1_get_tree(): "none" takes no controller and needs a name, as does no controller.
+	 */
+	if ((hier->none && hier->nr_controllers) || (!hier->nr_controllers && !hier->named[0]))
 		return -EINVAL;
 
 	/* Built in locals: the names are fields of the same struct. */
@@ -173,6 +180,98 @@ int hier_set_parse(struct cgx_hier_set *set, const char *spec)
 			hier_set_release(set);
 			return r;
 		}
+	hier_set_order(set);
+	return 0;
+}
+
+/*
+ * Parses one entry, @len bytes of @entry, into the free slot @set->hier[@set->nr],
+ * checked against the others; the caller counts it in.
+ */
+static int hier_set_parse_slot(struct cgx_hier_set *set, const char *entry, size_t len)
+{
+	struct cgx_hier *hier = &set->hier[set->nr];
+	int r;
+
+	if (set->nr == CGX_MAX_HIER)
+		return -EINVAL;
+	if ((r = hier_parse_one(hier, entry, len)) < 0)
+		return r;
+	set->nr++;
+	r = hier_set_check_unique(set);
+	set->nr--;
+	return r;
+}
+
+int hier_set_add(struct cgx_hier_set *set, const char *dir_name)
+{
+	struct cgx_hier *hier = &set->hier[set->nr];
+	int r;
+
+	if (strchr(dir_name, ';') || strlen(dir_name) >= sizeof(hier->dir_name))
+		return -EINVAL;
+	if ((r = hier_set_parse_slot(set, dir_name, strlen(dir_name))) < 0)
+		return r;
+	/* The directory is named as it was made: "name=jobs" stays "name=jobs". */
+	snprintf(hier->dir_name, sizeof(hier->dir_name), "%s", dir_name);
+	for (unsigned int i = 0; i < set->nr; i++)
+		if (!strcmp(set->hier[i].dir_name, dir_name))
+			return -EEXIST;
+	if ((r = v1_files_build(hier)) < 0)
+		return r;
+	set->nr++;
+	hier_set_order(set);
+	return 0;
+}
+
+void hier_set_remove(struct cgx_hier_set *set, unsigned int index)
+{
+	free(set->hier[index].files);
+	memmove(&set->hier[index], &set->hier[index + 1],
+		(set->nr - index - 1) * sizeof(set->hier[0]));
+	set->nr--;
+	memset(&set->hier[set->nr], 0, sizeof(set->hier[0]));
+	hier_set_order(set);
+}
+
+int hier_set_format(const struct cgx_hier_set *set, struct strbuf *out)
+{
+	int r;
+
+	for (unsigned int i = 0; i < set->nr; i++)
+		if ((r = strbuf_addf(out, "%s\t%s\n", set->hier[i].proc_name,
+				     set->hier[i].dir_name)) < 0)
+			return r;
+	return 0;
+}
+
+int hier_set_parse_stored(struct cgx_hier_set *set, const char *text)
+{
+	int r = 0;
+
+	memset(set, 0, sizeof(*set));
+	for (const char *line = text; *line && r == 0;) {
+		size_t len = strcspn(line, "\n");
+		const char *tab = memchr(line, '\t', len);
+		struct cgx_hier *hier = &set->hier[set->nr];
+
+		if (!tab || (size_t)(line + len - tab - 1) >= sizeof(hier->dir_name))
+			r = -EINVAL;
+		else if ((r = hier_set_parse_slot(set, line, tab - line)) == 0) {
+			snprintf(hier->dir_name, sizeof(hier->dir_name), "%.*s",
+				 (int)(line + len - tab - 1), tab + 1);
+			set->nr++;
+		}
+		line += len + (line[len] == '\n');
+	}
+	if (r == 0 && !set->nr)
+		r = -EINVAL;
+	for (unsigned int i = 0; r == 0 && i < set->nr; i++)
+		r = v1_files_build(&set->hier[i]);
+	if (r < 0) {
+		hier_set_release(set);
+		return r;
+	}
 	hier_set_order(set);
 	return 0;
 }

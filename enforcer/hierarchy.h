@@ -6,6 +6,8 @@
 #ifndef CGX_HIERARCHY_H
 #define CGX_HIERARCHY_H
 
+#include "util.h"
+
 #include <stdbool.h>
 
 #define CGX_MAX_HIER	   32
@@ -27,6 +29,8 @@ struct cgx_hier {
 	char short_name[64];
 	/* name=X of a named hierarchy, "" otherwise. */
 	char named[64];
+	/* Made with "none": no controller, only a name. */
+	bool none;
 	const char *controllers[CGX_MAX_CONTROLLER];
 	unsigned int nr_controllers;
 	/* Every file of a group of this hierarchy, sorted by name. */
@@ -48,6 +52,19 @@ struct cgx_hier_set {
  */
 int hier_set_parse(struct cgx_hier_set *set, const char *spec);
 void hier_set_release(struct cgx_hier_set *set);
+
+/*
+ * A hierarchy made while mounted, as `mount -t cgroup -o SPEC` made one: its
+ * directory is @dir_name, which is also its spec ("cpu,memory", "name=jobs",
+ * "none,name=jobs"). Appended, so no other index changes. -EINVAL for a bad
+ * spec, -EBUSY for a controller or name bound elsewhere, -EEXIST for a
+ * directory of that name.
+ */
+int hier_set_add(struct cgx_hier_set *set, const char *dir_name);
+void hier_set_remove(struct cgx_hier_set *set, unsigned int index);
+/* "PROC_NAME<TAB>DIR_NAME" lines: what the base keeps across restarts. */
+int hier_set_format(const struct cgx_hier_set *set, struct strbuf *out);
+int hier_set_parse_stored(struct cgx_hier_set *set, const char *text);
 
 /* Index of the hierarchy whose directory or /proc name is @name, or -ENOENT. */
 int hier_set_find(const struct cgx_hier_set *set, const char *name);

@@ -6,6 +6,7 @@
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
  *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
  *   trusted.cgx.origin/PID.START    on the base: the cgroup2 path PID came from
+ *   trusted.cgx.hierarchies         on the base: the hierarchies, once one was made or removed
  * Every change is written here before it is answered, so a daemon killed at
  * any point restarts into the same view.
  */
@@ -22,12 +23,33 @@
 #define XATTR_ATTR   "trusted.cgx.attr/"
 #define XATTR_TUPLE  "trusted.cgx.tuple"
 #define XATTR_ORIGIN "trusted.cgx.origin/"
+#define XATTR_HIERS  "trusted.cgx.hierarchies"
 
 struct pending_tuple {
 	struct v2_dir *dir;
 	char *text;
 	struct pending_tuple *next;
 };
+
+int state_save_hierarchies(struct cgx_ctx *ctx)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	int r;
+
+	if ((r = hier_set_format(&ctx->hiers, &text)) < 0)
+		return r;
+	return v2_xattr_set(ctx->base_fd, XATTR_HIERS, text.buf, text.len);
+}
+
+int state_load_hierarchies(int base_fd, struct cgx_hier_set *set)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	int r;
+
+	if ((r = v2_xattr_get(base_fd, XATTR_HIERS, &text)) < 0)
+		return r;
+	return hier_set_parse_stored(set, text.buf);
+}
 
 struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t gid, mode_t mode)
 {

@@ -245,7 +245,7 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 	/* Already there, including a process outside the base written to a root. */
 	if (tuple_equal(&current, &wanted, ctx->tree.nr_hier))
 		return 0;
-	v1_for_each_controller(controller, &ctx->hiers.hier[hier])
+	v1_for_each_controller (controller, &ctx->hiers.hier[hier])
 		if (controller->can_attach && (r = controller->can_attach(ctx, dir, hier)) < 0)
 			return r;
 	if ((r = proc_pidfd_alive(pidfd)) < 0)

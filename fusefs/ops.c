@@ -489,8 +489,16 @@ static void op_mkdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name, mo
 
 	if ((r = node_decode(ctx, parent_ino, &parent)) < 0)
 		goto fail;
+	if (parent.kind == NODE_ROOT) {
+		/* A new hierarchy, as `mount -t cgroup -o NAME` made one. */
+		node = (struct node){.kind = NODE_GROUP, .dir = ctx->tree.base};
+		if ((r = cgx_hierarchy_add(ctx, name, &caller, &node.hier)) < 0)
+			goto fail;
+		reply_entry(req, ctx, &node);
+		return;
+	}
 	if (parent.kind != NODE_GROUP) {
-		r = parent.kind == NODE_ROOT ? -EPERM : -ENOTDIR;
+		r = -ENOTDIR;
 		goto fail;
 	}
 	node = (struct node){.kind = NODE_GROUP, .hier = parent.hier};
@@ -505,12 +513,15 @@ fail:
 static void op_rmdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
 {
 	LOCKED_CTX(req);
+	struct cgx_caller caller = req_caller(req);
 	struct node parent;
 	int r = node_decode(ctx, parent_ino, &parent);
 
-	if (r == 0 && parent.kind != NODE_GROUP)
-		r = parent.kind == NODE_ROOT ? -EPERM : -ENOTDIR;
-	if (r == 0)
+	if (r == 0 && parent.kind == NODE_ROOT)
+		r = cgx_hierarchy_remove(ctx, name, &caller);
+	else if (r == 0 && parent.kind != NODE_GROUP)
+		r = -ENOTDIR;
+	else if (r == 0)
 		r = cgx_group_rmdir(ctx, parent.dir, parent.hier, name);
 	fuse_reply_err(req, -r);
 }

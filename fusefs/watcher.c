@@ -76,7 +76,8 @@ int watcher_start(struct watcher *watcher, struct cgx_ctx *ctx)
 	*watcher = (struct watcher){.ctx = ctx, .signal_fd = -1, .inotify_fd = -1, .stop_fd = -1};
 	sigemptyset(&hup);
 	sigaddset(&hup, SIGHUP);
-	/* Blocked before the FUSE threads exist, so they inherit it and only the signalfd sees it. */
+	/* Blocked before the FUSE threads exist, so they inherit it and only the signalfd sees it.
+	 */
 	if ((r = pthread_sigmask(SIG_BLOCK, &hup, NULL)) != 0)
 		return -r;
 	watcher->signal_fd = signalfd(-1, &hup, SFD_NONBLOCK | SFD_CLOEXEC);

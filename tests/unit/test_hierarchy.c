@@ -71,5 +71,49 @@ int main(void)
 		     0);
 	CHECK(strstr(set.hier[0].proc_name, ",name=averyveryverylongnamethatgoesonandon") != NULL);
 	hier_set_release(&set);
+
+	/* Run-time hierarchies: appended, named as made, refused as mount(2) refuses. */
+	struct strbuf kept = STRBUF_INIT;
+	struct cgx_hier_set again;
+
+	CHECK_EQ_INT(hier_set_parse(&set, "cpu,cpuacct;memory;name=systemd"), 0);
+	CHECK_EQ_INT(hier_set_add(&set, "cpu"), -EBUSY);
+	CHECK_EQ_INT(hier_set_add(&set, "memory,pids"), -EBUSY);
+	CHECK_EQ_INT(hier_set_add(&set, "name=systemd"), -EBUSY);
+	CHECK_EQ_INT(hier_set_add(&set, "none"), -EINVAL);
+	CHECK_EQ_INT(hier_set_add(&set, "none,pids"), -EINVAL);
+	CHECK_EQ_INT(hier_set_add(&set, "none,none,name=x"), -EINVAL);
+	CHECK_EQ_INT(hier_set_add(&set, "pids;freezer"), -EINVAL);
+	CHECK_EQ_INT(set.nr, 3);
+	CHECK_EQ_INT(hier_set_add(&set, "none,name=jobs"), 0);
+	CHECK_EQ_INT(hier_set_add(&set, "pids,freezer"), 0);
+	CHECK_EQ_INT(set.nr, 5);
+	CHECK(!strcmp(set.hier[3].dir_name, "none,name=jobs"));
+	CHECK(!strcmp(set.hier[3].proc_name, "name=jobs"));
+	CHECK(set.hier[4].nr_files > set.hier[3].nr_files);
+	/* pids outranks cpu for the outermost place. */
+	CHECK_EQ_INT(set.primary_order[0], 1);
+	CHECK_EQ_INT(set.primary_order[1], 4);
+	/* memory goes; the others keep their order. */
+	hier_set_remove(&set, 1);
+	CHECK_EQ_INT(set.nr, 4);
+	CHECK(!strcmp(set.hier[1].dir_name, "systemd"));
+	CHECK_EQ_INT(set.primary_order[0], 3);
+	CHECK_EQ_INT(hier_set_add(&set, "memory"), 0);
+	/* What the base keeps reads back as the same set. */
+	CHECK_EQ_INT(hier_set_format(&set, &kept), 0);
+	CHECK(!strcmp(kept.buf, "cpu,cpuacct\tcpu,cpuacct\nname=systemd\tsystemd\n"
+				"name=jobs\tnone,name=jobs\npids,freezer\tpids,freezer\n"
+				"memory\tmemory\n"));
+	CHECK_EQ_INT(hier_set_parse_stored(&again, kept.buf), 0);
+	CHECK_EQ_INT(again.nr, 5);
+	CHECK(!strcmp(again.hier[2].dir_name, "none,name=jobs"));
+	CHECK_EQ_INT(again.hier[4].nr_files, set.hier[4].nr_files);
+	hier_set_release(&again);
+	CHECK_EQ_INT(hier_set_parse_stored(&again, "memory\n"), -EINVAL);
+	CHECK_EQ_INT(hier_set_parse_stored(&again, ""), -EINVAL);
+	CHECK_EQ_INT(hier_set_parse_stored(&again, "cpu\tcpu\ncpu\tx\n"), -EBUSY);
+	strbuf_release(&kept);
+	hier_set_release(&set);
 	return check_summary("hierarchy");
 }
