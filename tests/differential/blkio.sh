@@ -7,7 +7,7 @@ mkdir blkio/b
 for f in $(ls blkio/b | grep '^blkio\.'); do
   echo "$f: $(stat -c %a blkio/b/$f) $(head -c 80 blkio/b/$f 2>&1 | sed 's/.*: //' | tr '\n' '|')"
 done
-for f in read_bps_device write_iops_device; do
+for f in read_bps_device write_bps_device read_iops_device write_iops_device; do
   for v in "8:0 1048576" "8:0 0" bad "8:0" "4095:4095 1" ""; do w b/blkio.throttle.$f "$v"; done
 done
 w b/blkio.reset_stats 1

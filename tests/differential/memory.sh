@@ -31,7 +31,7 @@ for v in 0 1 3 4 abc; do w m/memory.move_charge_at_immigrate "$v"; done
 for v in 4096 abc; do w m/memory.kmem.limit_in_bytes "$v"; done
 for v in 4096 1 abc; do w m/memory.kmem.tcp.limit_in_bytes "$v"; done
 echo "## counters reset by any write, and force_empty"
-for f in memory.failcnt memory.max_usage_in_bytes memory.memsw.failcnt memory.kmem.failcnt; do w m/$f abc; done
+for f in memory.failcnt memory.max_usage_in_bytes memory.memsw.failcnt memory.memsw.max_usage_in_bytes memory.kmem.failcnt memory.kmem.max_usage_in_bytes memory.kmem.tcp.failcnt memory.kmem.tcp.max_usage_in_bytes; do w m/$f abc; done
 w m/memory.force_empty 1
 w m/memory.usage_in_bytes 0
 echo "## the root"
