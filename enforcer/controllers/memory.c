@@ -511,6 +511,7 @@ static const struct v1_file memory_files[] = {
 	 .v2 = V2_STATISTIC("memory.numa_stat")},
 	{.name = "memory.oom_control",
 	 .mode = 0644,
+	 .flags = V1F_INHERIT, /* mem_cgroup_css_alloc() copies the parent's oom_kill_disable */
 	 .read = oom_control_read,
 	 .write = oom_control_write,
 	 .v2 = V2_APPROX("memory.oom.group", NULL,
@@ -529,6 +530,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.stat", .mode = 0444, .read = stat_read, .v2 = V2_STATISTIC("memory.stat")},
 	{.name = "memory.swappiness",
 	 .mode = 0644,
+	 .flags = V1F_INHERIT, /* mem_cgroup_css_alloc() copies the parent's */
 	 .default_value = "60\n",
 	 .write = swappiness_write,
 	 .v2 = V2_NONE("per-cgroup swappiness is gone: use memory.swap.max or memory.reclaim with "
