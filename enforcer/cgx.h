@@ -9,6 +9,7 @@
 #ifndef CGX_H
 #define CGX_H
 
+#include "aggregate.h"
 #include "deprecation.h"
 #include "hierarchy.h"
 #include "tree.h"
@@ -24,6 +25,8 @@ struct cgx_options {
 	const char *cgroup2; /* NULL: the cgroup2 mount found with libmount */
 	const char *base;    /* the one v2 directory managed, relative to the mount */
 	const char *hierarchies;
+	/* Controllers whose groups hold divergent leaves first ("cpu,memory"); NULL: the default. */
+	const char *primary_order;
 	/* The deprecation log file; NULL: CGX_DEFAULT_DEPRECATION_LOG, "": none. */
 	const char *deprecation_log;
 };
@@ -40,6 +43,7 @@ struct cgx_ctx {
 	/* Controllers the base may hand down ("cpu memory ..."), enabled in inner directories. */
 	char controllers[256];
 	struct deprecation_log deprecations;
+	struct aggregate_state aggregates;
 };
 
 int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);
@@ -112,6 +116,13 @@ int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hi
 int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out);
 /* Opens the log file again (SIGHUP, after logrotate moved it). */
 int cgx_deprecation_reopen(struct cgx_ctx *ctx);
+
+/* Aggregate limits over divergent folds (aggregate.c). */
+/* Splits each limit whose group's processes lie outside its directory; restores exact ones. */
+int cgx_aggregate_rebalance(struct cgx_ctx *ctx);
+/* "memory.max=exact pids.max=enforced": how each limit of the group is carried out. */
+int cgx_group_limits(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+		     struct strbuf *out);
 
 /* notify_on_release (release.c). */
 /* True when some hierarchy has a release agent: only then is cgroup.events watched. */

@@ -165,6 +165,11 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		goto fail;
 	if ((r = choose_hierarchies(ctx, options)) < 0)
 		goto fail;
+	if (options->primary_order && (r = hier_set_primary(&ctx->hiers, options->primary_order)) < 0) {
+		cgx_log_errno(r, "bad primary order '%s': a comma list of v1 controllers",
+			      options->primary_order);
+		goto fail;
+	}
 	if ((r = tree_init(&ctx->tree, ctx->hiers.nr)) < 0)
 		goto fail;
 	if ((r = state_load(ctx)) < 0) {
@@ -189,6 +194,7 @@ void cgx_ctx_free(struct cgx_ctx *ctx)
 	tree_release(&ctx->tree);
 	hier_set_release(&ctx->hiers);
 	deprecation_log_release(&ctx->deprecations);
+	aggregate_state_release(&ctx->aggregates);
 	if (ctx->base_fd >= 0)
 		close(ctx->base_fd);
 	if (ctx->cgroup2_fd >= 0)

@@ -95,6 +95,20 @@ static int divergent_leaf_name(const struct v2_tree *tree, const struct cgx_hier
 	return 0;
 }
 
+/*
+ * Whether @dir can hold a leaf of @tuple: every group its path carries is one
+ * of the tuple's groups or an ancestor of one (whose limits a v1 member was
+ * under too), never a group the process is not in.
+ */
+static bool can_hold(const struct v2_tree *tree, const struct tuple *tuple,
+		     const struct v2_dir *dir)
+{
+	for (unsigned int h = 0; h < tree->nr_hier; h++)
+		if (!tree_is_ancestor(fold_group_of(dir, h), tuple->coord[h]))
+			return false;
+	return true;
+}
+
 int fold_tuple(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 	       const struct tuple *tuple, struct fold_target *target)
 {
@@ -115,7 +129,23 @@ int fold_tuple(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 				 CGX_TASKS_LEAF);
 		return 0;
 	}
-	target->dir = tuple->coord[primary];
+	/*
+	 * The primary group is the tuple's first non-root group, in primary
+	 * order, that can hold it: a process in a cpu group and no memory group
+	 * nests under the cpu group, whose weight and quota then cover it. The
+	 * base holds what no group can.
+	 */
+	target->dir = tree->base;
+	primary = CGX_MAX_HIER;
+	for (unsigned int i = 0; i < hiers->nr; i++) {
+		unsigned int h = hiers->primary_order[i];
+
+		if (tuple->coord[h] != tree->base && can_hold(tree, tuple, tuple->coord[h])) {
+			primary = h;
+			target->dir = tuple->coord[h];
+			break;
+		}
+	}
 	return divergent_leaf_name(tree, hiers, tuple, primary, target);
 }
 

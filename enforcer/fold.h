@@ -25,7 +25,8 @@ struct v2_dir *fold_group_of(const struct v2_dir *dir, unsigned int h);
  * is the deepest group of that hierarchy on P's path: then P's ancestors carry
  * the settings of exactly the tuple's groups, and nothing else. The common
  * case (the same path in every hierarchy) is exact, and P is that path.
- * Otherwise the leaf nests under the group of the primary hierarchy and is
+ * Otherwise the leaf nests under the tuple's first group, in primary order,
+ * whose directory carries no group the process is not in (else the base), and is
  * named from the coordinates that differ.
  */
 int fold_tuple(const struct v2_tree *tree, const struct cgx_hier_set *hiers,

@@ -136,22 +136,52 @@ static int hier_set_check_unique(const struct cgx_hier_set *set)
 	return 0;
 }
 
-static unsigned int hier_rank(const struct cgx_hier *hier)
+/*
+ * The rank of a hierarchy: its best controller's place in the set's own
+ * order (--primary-order) if it has one there, else after those by the
+ * default order.
+ */
+static unsigned int hier_rank(const struct cgx_hier_set *set, const struct cgx_hier *hier)
 {
+	for (unsigned int r = 0; r < set->nr_primary; r++)
+		if (hier_has_controller(hier, set->primary[r]))
+			return r;
 	for (unsigned int r = 0; r < ARRAY_SIZE(primary_rank); r++)
 		if (hier_has_controller(hier, primary_rank[r]))
-			return r;
-	return ARRAY_SIZE(primary_rank);
+			return set->nr_primary + r;
+	return set->nr_primary + ARRAY_SIZE(primary_rank);
 }
 
 static void hier_set_order(struct cgx_hier_set *set)
 {
 	unsigned int n = 0;
 
-	for (unsigned int rank = 0; rank <= ARRAY_SIZE(primary_rank); rank++)
+	for (unsigned int rank = 0; rank <= set->nr_primary + ARRAY_SIZE(primary_rank); rank++)
 		for (unsigned int i = 0; i < set->nr; i++)
-			if (hier_rank(&set->hier[i]) == rank)
+			if (hier_rank(set, &set->hier[i]) == rank)
 				set->primary_order[n++] = i;
+}
+
+int hier_set_primary(struct cgx_hier_set *set, const char *controllers)
+{
+	const char *primary[ARRAY_SIZE(set->primary)];
+	const char *word = controllers;
+	unsigned int nr = 0;
+
+	/* All or nothing: a bad list leaves the order as it was. */
+	while (*word) {
+		size_t len = strcspn(word, ",");
+		const char *controller = known_controller(word, len);
+
+		if (!controller || nr == ARRAY_SIZE(primary))
+			return -EINVAL;
+		primary[nr++] = controller;
+		word += len + (word[len] == ',');
+	}
+	memcpy(set->primary, primary, nr * sizeof(primary[0]));
+	set->nr_primary = nr;
+	hier_set_order(set);
+	return 0;
 }
 
 int hier_set_parse(struct cgx_hier_set *set, const char *spec)

@@ -43,6 +43,9 @@ struct cgx_hier_set {
 	unsigned int nr;
 	/* Hierarchy indexes, aggregate-limit hierarchies first (DESIGN 3, rule 3). */
 	unsigned int primary_order[CGX_MAX_HIER];
+	/* Controllers put first by hier_set_primary(), in that order. */
+	const char *primary[CGX_MAX_CONTROLLER];
+	unsigned int nr_primary;
 };
 
 /*
@@ -52,6 +55,13 @@ struct cgx_hier_set {
  */
 int hier_set_parse(struct cgx_hier_set *set, const char *spec);
 void hier_set_release(struct cgx_hier_set *set);
+/*
+ * Puts the hierarchies of @controllers ("cpu,memory") first in the order in
+ * which a divergent tuple's leaf looks for its primary group; the others
+ * follow in the default order (memory, pids, cpu, blkio, ...). -EINVAL for
+ * an unknown controller.
+ */
+int hier_set_primary(struct cgx_hier_set *set, const char *controllers);
 
 /*
  * A hierarchy made while mounted, as `mount -t cgroup -o SPEC` made one: its

@@ -93,6 +93,19 @@ void deprecation_check_write(const struct v1_file_ctx *fc, const char *value);
 /* release.c: the group of @h at @dir now holds a task or a child. */
 void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h);
 
+/* aggregate.c: true for memory.max, pids.max, cpu.max, the limits a split may carry. */
+bool aggregate_is_limit_file(const char *v2_file);
+/*
+ * Splits @limit into @nr @parts from each one's @demand. By headroom (usage
+ * plus an even share of what is left; in proportion when over the limit) or
+ * @by_rate (in proportion to demand plus @floor). Parts are multiples of
+ * @unit, at least @floor, and add up to at most @limit unless the floors
+ * alone pass it.
+ */
+void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
+		     const unsigned long long *demand, size_t nr, unsigned long long limit,
+		     unsigned long long *parts);
+
 /* tasks.c */
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */
 int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path, size_t size);

@@ -72,6 +72,9 @@ int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v
 		write_file_at(fd, v2_file, old.buf, old.len);
 		return r;
 	}
+	/* A limit split over other leaves is split again at once, never left whole on one. */
+	if (aggregate_is_limit_file(v2_file))
+		cgx_aggregate_rebalance(fc->ctx);
 	return 0;
 }
 

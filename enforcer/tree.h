@@ -43,6 +43,8 @@ struct v1_group {
 	gid_t creator_gid;
 	struct v1_file_attr *file_attrs;
 	unsigned int nr_file_attrs;
+	/* Bit k: limit kind k of aggregate.c is split over outside leaves (not exact). */
+	unsigned int limit_enforced;
 	/* Held a task or a child since its release agent last ran (release.c). */
 	bool release_armed;
 	/* Text a v1 read returns, per file index of the hierarchy; NULL = default. */

@@ -33,6 +33,9 @@ static void usage(FILE *out)
 		"  --base NAME         the v2 directory managed, below the mount (default cgx)\n"
 		"  --hierarchies SPEC  ';'-separated hierarchies, each a comma list of\n"
 		"                      controllers or name=X (default: the classic layout)\n"
+		"  --primary-order LIST  controllers whose groups hold divergent leaves\n"
+		"                      first (default memory,pids,cpu,blkio,hugetlb,rdma,\n"
+		"                      misc,cpuset)\n"
 		"  --log FILE          the deprecation log, JSON Lines (default\n"
 		"                      " CGX_DEFAULT_DEPRECATION_LOG "; \"\" for none)\n"
 		"  -f, --foreground    stay in the foreground\n"
@@ -49,6 +52,7 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"base", required_argument, NULL, 'b'},
 		{"hierarchies", required_argument, NULL, 'H'},
 		{"log", required_argument, NULL, 'L'},
+		{"primary-order", required_argument, NULL, 'P'},
 		{"foreground", no_argument, NULL, 'f'},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
@@ -71,6 +75,9 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 			break;
 		case 'L':
 			args->model.deprecation_log = optarg;
+			break;
+		case 'P':
+			args->model.primary_order = optarg;
 			break;
 		case 'f':
 			args->foreground = true;

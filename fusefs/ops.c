@@ -579,6 +579,35 @@ static void op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	fuse_reply_err(req, EPERM);
 }
 
+/*
+ * user.cgx.limits on a group directory says how its aggregate limits are
+ * carried out: "memory.max=exact pids.max=enforced". Not listed, so that a
+ * copy or a listing sees what v1 showed; any other name has no value, as on
+ * kernfs.
+ */
+#define LIMITS_XATTR "user.cgx.limits"
+
+static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+{
+	LOCKED_CTX(req);
+	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
+	struct node node;
+	int r = node_decode(ctx, ino, &node);
+
+	if (r == 0 && (node.kind != NODE_GROUP || strcmp(name, LIMITS_XATTR)))
+		r = -ENODATA;
+	if (r == 0)
+		r = cgx_group_limits(ctx, node.dir, node.hier, &value);
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else if (size == 0)
+		fuse_reply_xattr(req, value.len);
+	else if (size < value.len)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, value.buf, value.len);
+}
+
 static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	/* simple_statfs() of cgroupfs; the magic itself is FUSE's (cgx-exec answers it). */
@@ -599,6 +628,7 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 }
 
 const struct fuse_lowlevel_ops cgxfs_ops = {
+	.getxattr = op_getxattr,
 	.init = op_init,
 	.lookup = op_lookup,
 	.getattr = op_getattr,

@@ -13,9 +13,10 @@
 /*
  * A new leaf is watched from the next wake-up: the interval bounds how late
  * a group that empties before then is seen, as the kernel's release work
- * runs later than the exit that triggers it.
+ * runs later than the exit that triggers it, and how stale a split limit's
+ * parts may grow.
  */
-#define RESCAN_INTERVAL_MS 1000
+#define RESCAN_INTERVAL_MS CGX_REBALANCE_INTERVAL_MS
 
 static void close_fd(int *fd)
 {
@@ -58,6 +59,8 @@ static void *watch_loop(void *arg)
 		}
 		if (fds[2].revents)
 			drain(watcher->inotify_fd);
+		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
+			cgx_log_errno(r, "cannot rebalance the split limits");
 		if (cgx_release_wanted(watcher->ctx)) {
 			if ((r = cgx_release_watch(watcher->ctx, watcher->inotify_fd)) < 0)
 				cgx_log_errno(r, "cannot watch cgroup.events");

@@ -116,6 +116,21 @@ static void test_missing_coordinate_in_shared_dir_diverges(void)
 	CHECK(!strcmp(target.leaf_name, "@cpu=a"));
 }
 
+static void test_first_group_that_can_hold_is_primary(void)
+{
+	/* memory:/, cpu:/students, cpuset:/browsers: under students, whose cpu settings cover it. */
+	struct tuple t;
+	struct fold_target target;
+
+	root_tuple(&t);
+	t.coord[CPU] = group(CPU, "students");
+	t.coord[CPUSET] = group(CPUSET, "browsers");
+	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
+	CHECK(!target.exact);
+	CHECK(target.dir == t.coord[CPU]);
+	CHECK(!strcmp(target.leaf_name, "@cpuset=browsers"));
+}
+
 static void test_root_tuple_goes_to_base_tasks_leaf(void)
 {
 	struct tuple t;
@@ -137,8 +152,9 @@ static void test_long_names_fall_back_to_a_hash(void)
 	memset(path, 'x', 150);
 	path[150] = '\0';
 	root_tuple(&t);
-	t.coord[CPU] = group(CPU, path);
-	t.coord[CPUSET] = group(CPUSET, "y");
+	t.coord[CPU] = group(CPU, "y");
+	/* cpu is primary: the two long coordinates name the leaf. */
+	t.coord[CPUSET] = group(CPUSET, path);
 	memcpy(path, "yy", 2);
 	t.coord[BLKIO] = group(BLKIO, path);
 	CHECK_EQ_INT(fold_tuple(&tree, &hiers, &t, &target), 0);
@@ -191,6 +207,7 @@ int main(void)
 	test_inner_group_tasks_go_to_a_leaf_child();
 	test_divergent_tuple_nests_under_primary();
 	test_missing_coordinate_in_shared_dir_diverges();
+	test_first_group_that_can_hold_is_primary();
 	test_root_tuple_goes_to_base_tasks_leaf();
 	test_long_names_fall_back_to_a_hash();
 	test_tuple_text_round_trips();

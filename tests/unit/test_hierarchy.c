@@ -115,5 +115,17 @@ int main(void)
 	CHECK_EQ_INT(hier_set_parse_stored(&again, "cpu\tcpu\ncpu\tx\n"), -EBUSY);
 	strbuf_release(&kept);
 	hier_set_release(&set);
+
+	/* --primary-order: the named controllers first, the default order after. */
+	CHECK_EQ_INT(hier_set_parse(&set, CGX_DEFAULT_HIERARCHIES), 0);
+	CHECK_EQ_INT(hier_set_primary(&set, "cpu,misc"), 0);
+	CHECK_EQ_INT(set.primary_order[0], 1);	/* cpu,cpuacct */
+	CHECK_EQ_INT(set.primary_order[1], 11); /* misc */
+	CHECK_EQ_INT(set.primary_order[2], 3);	/* memory */
+	CHECK_EQ_INT(hier_set_primary(&set, "cpu,io"), -EINVAL);
+	CHECK_EQ_INT(set.primary_order[1], 11);
+	CHECK_EQ_INT(hier_set_primary(&set, ""), 0);
+	CHECK_EQ_INT(set.primary_order[0], 3);
+	hier_set_release(&set);
 	return check_summary("hierarchy");
 }

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Aggregate limits over divergent folds (DESIGN 3, rule 5).
+ *
+ * A limit set on a v2 directory covers its subtree. A v1 group G whose
+ * processes all live in G's own v2 subtree is limited exactly by the knob
+ * written there. When some of them live in leaves nested under another
+ * hierarchy's group (the tuple's primary group), the directory no longer
+ * covers them: G's limit is then split over its own directory and those
+ * outside leaves so that the parts never add up to more than the v1 limit,
+ * and the split follows their usage at every rebalance (after a move or a
+ * write, and at least once per CGX_REBALANCE_INTERVAL_MS).
+ *
+ * A directory constrained by several groups (G and its ancestors in the
+ * same hierarchy) gets the smallest part any of them grants.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+enum split_policy {
+	/* Each part is its usage plus an even share of what is left: room to grow for all. */
+	SPLIT_HEADROOM,
+	/* Each part follows its recent usage rate, with a floor so that an idle part can start. */
+	SPLIT_RATE,
+};
+
+struct aggregate_kind {
+	const char *controller; /* the v2 controller, also a v1 controller of the hierarchy */
+	const char *v1_file;	/* the row whose converter gives the v2 limit */
+	const char *v2_file;
+	const char *usage_file;
+	const char *usage_key; /* a key of usage_file, NULL when the file is one number */
+	enum split_policy policy;
+	unsigned long long unit; /* parts are multiples of this */
+	unsigned long long floor;
+};
+
+static const struct aggregate_kind kinds[] = {
+	{"memory", "memory.limit_in_bytes", "memory.max", "memory.current", NULL, SPLIT_HEADROOM,
+	 4096, 4096},
+	{"pids", "pids.max", "pids.max", "pids.current", NULL, SPLIT_HEADROOM, 1, 1},
+	/* cpu.max takes no quota under 1 ms (tg_set_cfs_bandwidth's min_cfs_quota_period). */
+	{"cpu", "cpu.cfs_quota_us", "cpu.max", "cpu.stat", "usage_usec", SPLIT_RATE, 1, 1000},
+};
+
+/* One directory's part of one limit, the smallest over the groups that constrain it. */
+struct part {
+	struct v2_dir *dir;
+	const struct aggregate_kind *kind;
+	unsigned long long value;
+	unsigned long long period; /* cpu.max only */
+};
+
+struct plan {
+	struct part *parts;
+	size_t nr, cap;
+};
+
+struct group_values {
+	struct v1_values values;
+	struct cgx_ctx *ctx;
+	struct v2_dir *dir;
+	unsigned int hier;
+};
+
+static const char *group_value(const struct v1_values *values, const char *file)
+{
+	const struct group_values *g = (const struct group_values *)values;
+
+	return cgx_value_named(g->ctx, g->dir, g->hier, file);
+}
+
+/*
+ * The v2 limit of group @dir of @h for @kind, from what v1 stored, through
+ * the row's own converter: false when there is none (max).
+ */
+static bool group_limit(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
+			const struct aggregate_kind *kind, unsigned long long *limit,
+			unsigned long long *period)
+{
+	const struct cgx_hier *hier = &ctx->hiers.hier[h];
+	struct group_values values = {{group_value}, ctx, dir, h};
+	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
+	const char *text;
+	int file = v1_file_find(hier, kind->v1_file);
+
+	if (file < 0 || !(text = cgx_value_get(ctx, dir, h, file)))
+		return false;
+	/* A row without a converter carries its value over unchanged (pids.max). */
+	if (!hier->files[file]->v2.convert)
+		strbuf_add(&v2, text, strlen(text));
+	else if (hier->files[file]->v2.convert(&values.values, text, &v2) < 0)
+		return false;
+	if (!v2.buf)
+		return false;
+	if (!strncmp(v2.buf, "max", 3))
+		return false;
+	*period = 0;
+	return sscanf(v2.buf, "%llu %llu", limit, period) >= 1;
+}
+
+static int read_usage(struct cgx_ctx *ctx, struct v2_dir *dir, const struct aggregate_kind *kind,
+		      unsigned long long *usage)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if ((r = read_file_at(fd, kind->usage_file, &text)) < 0)
+		return r;
+	*usage = kind->usage_key ? v2_stat_key(text.buf, kind->usage_key)
+				 : strtoull(text.buf, NULL, 10);
+	return 0;
+}
+
+static unsigned long long *sample_of(struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	struct aggregate_state *state = &ctx->aggregates;
+	struct usage_sample *grown;
+
+	for (size_t i = 0; i < state->nr_samples; i++) {
+		if (state->samples[i].dir == dir) {
+			state->samples[i].round = state->round;
+			return &state->samples[i].usage;
+		}
+	}
+	if (state->nr_samples == state->cap_samples) {
+		size_t cap = state->cap_samples ? state->cap_samples * 2 : 16;
+
+		if (!(grown = realloc(state->samples, cap * sizeof(*grown))))
+			return NULL;
+		state->samples = grown;
+		state->cap_samples = cap;
+	}
+	state->samples[state->nr_samples] = (struct usage_sample){dir, 0, state->round};
+	return &state->samples[state->nr_samples++].usage;
+}
+
+/* What @dir may use: its usage, or for a rate its growth since the last rebalance. */
+static unsigned long long demand_of(struct cgx_ctx *ctx, struct v2_dir *dir,
+				    const struct aggregate_kind *kind)
+{
+	unsigned long long usage = 0, *last;
+
+	if (read_usage(ctx, dir, kind, &usage) < 0)
+		return 0;
+	if (kind->policy != SPLIT_RATE)
+		return usage;
+	if (!(last = sample_of(ctx, dir)))
+		return 0;
+	unsigned long long rate = usage >= *last ? usage - *last : 0;
+	*last = usage;
+	return rate;
+}
+
+static int plan_add(struct plan *plan, struct v2_dir *dir, const struct aggregate_kind *kind,
+		    unsigned long long value, unsigned long long period)
+{
+	for (size_t i = 0; i < plan->nr; i++) {
+		struct part *part = &plan->parts[i];
+
+		if (part->dir == dir && part->kind == kind) {
+			if (value < part->value)
+				*part = (struct part){dir, kind, value, period};
+			return 0;
+		}
+	}
+	if (plan->nr == plan->cap) {
+		size_t cap = plan->cap ? plan->cap * 2 : 16;
+		struct part *grown = realloc(plan->parts, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		plan->parts = grown;
+		plan->cap = cap;
+	}
+	plan->parts[plan->nr++] = (struct part){dir, kind, value, period};
+	return 0;
+}
+
+void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
+		     const unsigned long long *demand, size_t nr, unsigned long long limit,
+		     unsigned long long *parts)
+{
+	unsigned long long total = 0, given = 0;
+	/* By rate, every part has its floor first and the rest follows the rates. */
+	unsigned long long shared = by_rate ? (limit > nr * floor ? limit - nr * floor : 0) : limit;
+
+	for (size_t i = 0; i < nr; i++)
+		total += demand[i];
+	for (size_t i = 0; i < nr; i++) {
+		if (!by_rate && total <= limit)
+			parts[i] = demand[i] + (limit - total) / nr;
+		else
+			parts[i] = total ? (unsigned long long)((long double)shared * demand[i] /
+								total)
+					 : shared / nr;
+		if (by_rate)
+			parts[i] += floor;
+		parts[i] -= parts[i] % unit;
+		if (parts[i] < floor)
+			parts[i] = floor;
+		given += parts[i];
+	}
+	/* What rounding left over goes to the first parts, a unit each. */
+	for (size_t i = 0; nr && given + unit <= limit; i = (i + 1) % nr) {
+		parts[i] += unit;
+		given += unit;
+	}
+}
+
+static int split(struct cgx_ctx *ctx, struct plan *plan, const struct aggregate_kind *kind,
+		 struct v2_dir **units, size_t nr, unsigned long long limit,
+		 unsigned long long period)
+{
+	_cleanup_free_ unsigned long long *demand = calloc(nr, sizeof(*demand));
+	_cleanup_free_ unsigned long long *parts = calloc(nr, sizeof(*parts));
+	int r;
+
+	if (!demand || !parts)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		demand[i] = demand_of(ctx, units[i], kind);
+	aggregate_split(kind->policy == SPLIT_RATE, kind->unit, kind->floor, demand, nr, limit,
+			parts);
+	for (size_t i = 0; i < nr; i++)
+		if ((r = plan_add(plan, units[i], kind, parts[i], period)) < 0)
+			return r;
+	return 0;
+}
+
+/* Leaves whose group in @h is @group or below it, and that lie outside @group's directory. */
+static size_t outside_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h,
+			     struct v2_dir **units, size_t room)
+{
+	size_t nr = 0;
+
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+		if (tree_is_ancestor(group, leaf->leaf_tuple->coord[h]) &&
+		    !tree_is_ancestor(group, leaf) && nr < room)
+			units[nr++] = leaf;
+	return nr;
+}
+
+static void note_enforced(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h,
+			  const struct aggregate_kind *kind, size_t nr_parts)
+{
+	const struct cgx_caller daemon = {getpid(), 0, 0};
+	char detail[512];
+
+	snprintf(detail, sizeof(detail),
+		 "%s of this group is split over %zu v2 directories and rebalanced from their "
+		 "usage: its processes sit under other groups too. Give every controller the "
+		 "same groups to make it exact",
+		 kind->v2_file, nr_parts);
+	deprecation_record(ctx, &(struct deprecation_event){
+					.kind = DEPRECATION_APPROXIMATE,
+					.caller = &daemon,
+					.hier = (int)h,
+					.group = group,
+					.file = kind->v1_file,
+					.v2_dir = group,
+					.detail = detail,
+				});
+}
+
+/* One group, then its children; each limited group with outside leaves adds its parts. */
+static int plan_group(struct cgx_ctx *ctx, struct plan *plan, struct v2_dir *dir, unsigned int h,
+		      const struct aggregate_kind *kind)
+{
+	struct v2_dir *child = NULL;
+	unsigned long long limit, period;
+	int r;
+
+	while ((child = cgx_group_next_child(dir, h, child)))
+		if ((r = plan_group(ctx, plan, child, h, kind)) < 0)
+			return r;
+	if (dir == ctx->tree.base)
+		return 0;
+	unsigned int bit = 1u << (kind - kinds);
+	bool was_enforced = dir->group[h]->limit_enforced & bit;
+	size_t room = ctx->tree.nr_dirs + 1, nr;
+	_cleanup_free_ struct v2_dir **units = NULL;
+
+	dir->group[h]->limit_enforced &= ~bit;
+	/* Most groups set no limit: nothing to look for. */
+	if (!group_limit(ctx, dir, h, kind, &limit, &period))
+		return 0;
+	if (!(units = calloc(room, sizeof(*units))))
+		return -ENOMEM;
+	units[0] = dir;
+	nr = 1 + outside_leaves(ctx, dir, h, units + 1, room - 1);
+	if (nr == 1) {
+		/* Exact (again): the directory gets the whole limit back. */
+		return was_enforced ? plan_add(plan, dir, kind, limit, period) : 0;
+	}
+	dir->group[h]->limit_enforced |= bit;
+	ctx->aggregates.enforcing = true;
+	if (!was_enforced)
+		note_enforced(ctx, dir, h, kind, nr);
+	return split(ctx, plan, kind, units, nr, limit, period);
+}
+
+/*
+ * Writes @part when it shrinks (@shrinking) or grows (!@shrinking): all
+ * parts shrink before any grows, so the kernel never holds parts that add
+ * up to more than the limit, not even between two writes.
+ */
+static int write_part(struct cgx_ctx *ctx, const struct part *part, bool shrinking)
+{
+	_cleanup_close_ int fd = cgx_dir_open(ctx, part->dir);
+	_cleanup_strbuf_ struct strbuf old = STRBUF_INIT;
+	unsigned long long old_value = ~0ULL;
+	char value[64];
+	int len;
+
+	if (fd < 0)
+		return fd;
+	if (part->period)
+		len = snprintf(value, sizeof(value), "%llu %llu", part->value, part->period);
+	else
+		len = snprintf(value, sizeof(value), "%llu", part->value);
+	if (read_file_at(fd, part->kind->v2_file, &old) == 0 && old.len)
+		sscanf(old.buf, "%llu", &old_value); /* "max" stays ~0 */
+	/* Unchanged parts are left alone: no needless reclaim or throttling resets. */
+	if (old_value == part->value || (part->value < old_value) != shrinking)
+		return 0;
+	return write_file_at(fd, part->kind->v2_file, value, len);
+}
+
+/* A leaf some group of which is not its ancestor: the fold is not exact there. */
+static bool any_divergent_leaf(const struct cgx_ctx *ctx)
+{
+	for (const struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+		for (unsigned int h = 0; h < ctx->hiers.nr; h++)
+			if (!tree_is_ancestor(leaf->leaf_tuple->coord[h], leaf))
+				return true;
+	return false;
+}
+
+/* Forgets the samples of directories no limit asked about this round. */
+static void prune_samples(struct aggregate_state *state)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < state->nr_samples; i++)
+		if (state->samples[i].round == state->round)
+			state->samples[kept++] = state->samples[i];
+	state->nr_samples = kept;
+}
+
+int cgx_aggregate_rebalance(struct cgx_ctx *ctx)
+{
+	struct plan plan = {0};
+	int r = 0;
+
+	/* The common case, every fold exact and nothing left to restore, costs one pass. */
+	if (!ctx->aggregates.enforcing && !any_divergent_leaf(ctx))
+		return 0;
+	ctx->aggregates.enforcing = false;
+	ctx->aggregates.round++;
+
+	for (size_t k = 0; k < ARRAY_SIZE(kinds) && r == 0; k++) {
+		if (!cgx_has_controller(ctx, kinds[k].controller))
+			continue;
+		for (unsigned int h = 0; h < ctx->hiers.nr && r == 0; h++)
+			if (hier_has_controller(&ctx->hiers.hier[h], kinds[k].controller))
+				r = plan_group(ctx, &plan, ctx->tree.base, h, &kinds[k]);
+	}
+	for (int shrinking = 1; shrinking >= 0; shrinking--)
+		for (size_t i = 0; i < plan.nr && r == 0; i++)
+			if ((r = write_part(ctx, &plan.parts[i], shrinking)) < 0)
+				cgx_log_errno(r, "cannot set %s of %s", plan.parts[i].kind->v2_file,
+					      plan.parts[i].dir->name);
+	free(plan.parts);
+	prune_samples(&ctx->aggregates);
+	return r;
+}
+
+bool aggregate_is_limit_file(const char *v2_file)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)
+		if (!strcmp(kinds[k].v2_file, v2_file))
+			return true;
+	return false;
+}
+
+void aggregate_state_release(struct aggregate_state *state)
+{
+	free(state->samples);
+	*state = (struct aggregate_state){0};
+}
+
+int cgx_group_limits(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, struct strbuf *out)
+{
+	int r = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(kinds) && r == 0; k++)
+		if (hier_has_controller(&ctx->hiers.hier[hier], kinds[k].controller))
+			r = strbuf_addf(out, "%s%s=%s", out->len ? " " : "", kinds[k].v2_file,
+					dir->group[hier]->limit_enforced & (1u << k) ? "enforced"
+										     : "exact");
+	return r;
+}

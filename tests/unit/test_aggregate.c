@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The split of an aggregate limit over the directories that carry its group. */
+#include "check.h"
+#include "internal.h"
+
+static unsigned long long sum(const unsigned long long *parts, size_t nr)
+{
+	unsigned long long total = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		total += parts[i];
+	return total;
+}
+
+int main(void)
+{
+	unsigned long long parts[4];
+
+	/* pids.max 6, nothing used: an even split, the remainder to the first. */
+	aggregate_split(false, 1, 1, (unsigned long long[]){0, 0}, 2, 6, parts);
+	CHECK_EQ_INT(parts[0], 3);
+	CHECK_EQ_INT(parts[1], 3);
+	/* Usage 0, 3, 1 of 6: each keeps what it uses; the floor and the rest go first. */
+	aggregate_split(false, 1, 1, (unsigned long long[]){0, 3, 1}, 3, 6, parts);
+	CHECK_EQ_INT(parts[0], 2);
+	CHECK_EQ_INT(parts[1], 3);
+	CHECK_EQ_INT(parts[2], 1);
+	CHECK_EQ_INT(sum(parts, 3), 6);
+	/* Over the limit already (a limit lowered): in proportion, never past it. */
+	aggregate_split(false, 1, 1, (unsigned long long[]){8, 4}, 2, 6, parts);
+	CHECK_EQ_INT(parts[0], 4);
+	CHECK_EQ_INT(parts[1], 2);
+	/* memory.max: whole pages, at least one, adding up to at most the limit. */
+	aggregate_split(false, 4096, 4096, (unsigned long long[]){10000, 0, 5000}, 3, 1 << 20,
+			parts);
+	CHECK(parts[0] % 4096 == 0 && parts[1] % 4096 == 0 && parts[2] % 4096 == 0);
+	CHECK(sum(parts, 3) <= 1 << 20);
+	CHECK(sum(parts, 3) > (1 << 20) - 3 * 4096);
+	CHECK(parts[0] > parts[2] && parts[2] > parts[1]);
+	/* cpu.max 50 ms: by rate, an idle part keeps its floor's share. */
+	aggregate_split(true, 1, 1000, (unsigned long long[]){99000, 0}, 2, 50000, parts);
+	CHECK_EQ_INT(sum(parts, 2), 50000);
+	CHECK_EQ_INT(parts[1], 1000);
+	CHECK_EQ_INT(parts[0], 49000);
+	/* Both idle: halves. */
+	aggregate_split(true, 1, 1000, (unsigned long long[]){0, 0}, 2, 50000, parts);
+	CHECK_EQ_INT(parts[0], 25000);
+	CHECK_EQ_INT(parts[1], 25000);
+	/* Floors that cannot all fit are kept: the one case a sum passes the limit. */
+	aggregate_split(true, 1, 1000, (unsigned long long[]){0, 0, 0}, 3, 2000, parts);
+	CHECK_EQ_INT(parts[2], 1000);
+	return check_summary("aggregate");
+}
