@@ -250,3 +250,18 @@ time.sleep(1000)' "$view" "$g" 3>&- &
   fusermount3 -u "$view"
   kill "$daemon" 2>/dev/null || true
 }
+
+@test "release_agent runs with the group's path when its last task exits" {
+  local agent=$BATS_TEST_TMPDIR/agent calls=$BATS_TEST_TMPDIR/calls
+  printf '#!/bin/sh\necho "$1 $(id -u)" >> %s\n' "$calls" >"$agent"
+  chmod 755 "$agent"
+  echo "$agent" >"$VIEW/freezer/release_agent"
+  mkdir "$VIEW/freezer/job"
+  echo 1 >"$VIEW/freezer/job/notify_on_release"
+  spawn
+  echo "$pid" >"$VIEW/freezer/job/tasks"
+  kill -9 "$pid"
+  for _ in $(seq 50); do [ -s "$calls" ] && break; sleep 0.1; done
+  [ "$(cat "$calls")" = "/job 0" ]
+  echo "" >"$VIEW/freezer/release_agent"
+}
