@@ -125,9 +125,33 @@ static int add_shape(struct mig_report *report, const struct v2_dir *dir, uint32
 	return 0;
 }
 
+static int cmp_dir_name(const void *a, const void *b)
+{
+	return strcmp((*(struct v2_dir *const *)a)->name, (*(struct v2_dir *const *)b)->name);
+}
+
+/* @dir's children sorted by name, as every list of the report is; NULL when it has none. */
+static int sorted_children(const struct v2_dir *dir, struct v2_dir ***out)
+{
+	struct v2_dir **children;
+	unsigned int n = 0;
+
+	*out = NULL;
+	if (!dir->nr_children)
+		return 0;
+	if (!(children = calloc(dir->nr_children, sizeof(*children))))
+		return -ENOMEM;
+	v2_dir_for_each_child (child, dir)
+		children[n++] = child;
+	qsort(children, n, sizeof(*children), cmp_dir_name);
+	*out = children;
+	return 0;
+}
+
 /* Paths where one hierarchy in use has a group and another has none. */
 static int find_shapes(struct layout *layout, struct v2_dir *dir, uint32_t in_use)
 {
+	struct v2_dir **children;
 	uint32_t present = 0, absent;
 	int r;
 
@@ -142,10 +166,12 @@ static int find_shapes(struct layout *layout, struct v2_dir *dir, uint32_t in_us
 			if (dir->group[h])
 				group_at(layout, dir, h)->shape_divergent = true;
 	}
-	v2_dir_for_each_child (child, dir)
-		if ((r = find_shapes(layout, child, in_use)) < 0)
-			return r;
-	return 0;
+	if ((r = sorted_children(dir, &children)) < 0)
+		return r;
+	for (unsigned int i = 0; i < dir->nr_children && r >= 0; i++)
+		r = find_shapes(layout, children[i], in_use);
+	free(children);
+	return r;
 }
 
 static void tuple_of(struct layout *layout, const struct mig_task *task, struct tuple *tuple)
@@ -220,11 +246,6 @@ static int fold_tasks(struct layout *layout)
 	return 0;
 }
 
-static int cmp_dir_name(const void *a, const void *b)
-{
-	return strcmp((*(struct v2_dir *const *)a)->name, (*(struct v2_dir *const *)b)->name);
-}
-
 static int add_node(struct layout *layout, struct v2_dir *dir, int parent, unsigned int depth,
 		    unsigned int *cap)
 {
@@ -232,7 +253,7 @@ static int add_node(struct layout *layout, struct v2_dir *dir, int parent, unsig
 	struct mig_v2node *node;
 	char key[32], path[4096];
 	struct v2_dir **children;
-	unsigned int n = 0, index = report->nr_nodes;
+	unsigned int index = report->nr_nodes;
 	int r;
 
 	if (report->nr_nodes == *cap) {
@@ -269,14 +290,9 @@ static int add_node(struct layout *layout, struct v2_dir *dir, int parent, unsig
 	if ((r = strmap_put(&layout->dir_by_name, key, (void *)(uintptr_t)(index + 1))) < 0)
 		return r;
 
-	if (!dir->nr_children)
-		return 0;
-	if (!(children = calloc(dir->nr_children, sizeof(*children))))
-		return -ENOMEM;
-	v2_dir_for_each_child (child, dir)
-		children[n++] = child;
-	qsort(children, n, sizeof(*children), cmp_dir_name);
-	for (unsigned int i = 0; i < n && r >= 0; i++)
+	if ((r = sorted_children(dir, &children)) < 0)
+		return r;
+	for (unsigned int i = 0; i < dir->nr_children && r >= 0; i++)
 		r = add_node(layout, children[i], (int)index, depth + 1, cap);
 	free(children);
 	return r;

@@ -142,6 +142,16 @@ const char *report_hier_name(const struct mig_report *report, unsigned int h)
 	return report->hiers.hier[h].proc_name;
 }
 
+bool report_hier_diverges(const struct mig_report *report, unsigned int h)
+{
+	const struct mig_hier *hier = &report->hier[h];
+
+	for (unsigned int g = 1; g < hier->nr_groups; g++)
+		if (hier->groups[g].fold_approx || hier->groups[g].shape_divergent)
+			return true;
+	return false;
+}
+
 const char *mig_fate_name(enum mig_fate fate)
 {
 	static const char *const names[] = {

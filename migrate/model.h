@@ -140,6 +140,8 @@ int report_task(struct mig_report *report, pid_t pid, struct mig_task **out);
 
 /* "cpu,cpuacct", "name=systemd": how /proc/PID/cgroup and the log name hierarchy @h. */
 const char *report_hier_name(const struct mig_report *report, unsigned int h);
+/* Whether a group of hierarchy @h folds approximately or lies where another hierarchy has none. */
+bool report_hier_diverges(const struct mig_report *report, unsigned int h);
 const char *mig_fate_name(enum mig_fate fate);
 enum mig_fate mig_fate_of(enum v1_mapping kind);
 

@@ -151,6 +151,7 @@ static struct json_object *hierarchy_json(struct builder *b, const struct mig_re
 	put_string(b, object, "named", hier->named[0] ? hier->named : NULL);
 	put_string(b, object, "mountpoint", mig->mountpoint);
 	put_bool(b, object, "in_use", mig->nr_groups > 1);
+	put_bool(b, object, "divergent", report_hier_diverges(report, h));
 	put_int(b, object, "nr_groups", mig->nr_groups);
 	put_int(b, object, "nr_tasks", (int64_t)mig->nr_tasks);
 	put(b, object, "unknown_files", string_array(b, mig->unknown_files, mig->nr_unknown_files));

@@ -68,10 +68,8 @@ static void print_hierarchies(FILE *out, const struct mig_report *report)
 	fprintf(out, "|---|---|---:|---:|---|---|\n");
 	for (unsigned int h = 0; h < report->hiers.nr; h++) {
 		const struct mig_hier *hier = &report->hier[h];
-		bool diverges = false;
+		bool diverges = report_hier_diverges(report, h);
 
-		for (unsigned int g = 1; g < hier->nr_groups; g++)
-			diverges |= hier->groups[g].fold_approx || hier->groups[g].shape_divergent;
 		fprintf(out, "| `%s` | ", report_hier_name(report, h));
 		cell(out, hier->mountpoint);
 		fprintf(out, " | %u | %lu | %s | ", hier->nr_groups - 1, hier->nr_tasks,

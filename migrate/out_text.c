@@ -66,10 +66,8 @@ static void print_hierarchies(FILE *out, const struct style *st, const struct mi
 	}
 	for (unsigned int h = 0; h < report->hiers.nr; h++) {
 		const struct mig_hier *hier = &report->hier[h];
-		bool diverges = false;
+		bool diverges = report_hier_diverges(report, h);
 
-		for (unsigned int g = 1; g < hier->nr_groups; g++)
-			diverges |= hier->groups[g].fold_approx || hier->groups[g].shape_divergent;
 		fprintf(out, "  %-20s %-36s %6u group%s %6lu process%s  %s%s%s\n",
 			report_hier_name(report, h), hier->mountpoint, hier->nr_groups - 1,
 			hier->nr_groups == 2 ? " " : "s", hier->nr_tasks,

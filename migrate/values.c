@@ -21,6 +21,14 @@ enum setting_check setting_check_of(const struct v1_file *row, bool is_root)
 		return CHECK_NONE;
 	if (kind == V1M_STATISTIC || kind == V1M_RESET || kind == V1M_CORE || kind == V1M_UNSET)
 		return CHECK_NONE;
+	/*
+	 * A root's controller files hold the kernel's own state (the root
+	 * cpuset is exclusive, the root's memory.swappiness is vm.swappiness)
+	 * and the v2 root has no such files: only the core files
+	 * (release_agent) and the root-only switches are settings there.
+	 */
+	if (is_root && !is_core_row(row) && !(row->flags & V1F_ROOT_ONLY))
+		return CHECK_NONE;
 	if (row->flags & V1F_INHERIT) {
 		/*
 		 * A new group starts with its parent's value, so only the group
@@ -33,21 +41,15 @@ enum setting_check setting_check_of(const struct v1_file *row, bool is_root)
 	}
 	if (!writable)
 		return CHECK_NONE; /* an id or a state the kernel keeps (net_prio.prioidx) */
-	if (row->default_value) {
-		/*
-		 * A root's controller files hold the kernel's own state (the root
-		 * cpuset is exclusive, swappiness is vm.swappiness) and the v2
-		 * root has no such files: only the core files (release_agent)
-		 * and the root-only switches are settings there.
-		 */
-		if (is_root && !is_core_row(row) && !(row->flags & V1F_ROOT_ONLY))
-			return CHECK_NONE;
+	if (row->default_value)
 		return CHECK_DEFAULT;
-	}
-	/* No fixed default (hugetlb limits, misc.max): a group's own is what differs from its
-	 * parent's. */
+	/*
+	 * No fixed default: the kernel starts a group without a limit whatever
+	 * its parent's, and how that reads depends on the machine (hugetlb's
+	 * PAGE_COUNTER_MAX in whole huge pages, misc.max's resources).
+	 */
 	if (!is_root && (kind == V1M_SAME || kind == V1M_CONVERTED))
-		return CHECK_PARENT;
+		return CHECK_LIMITED;
 	return CHECK_NONE; /* a writable counter (max_usage_in_bytes, failcnt) */
 }
 
@@ -77,7 +79,13 @@ int group_values_read(struct group_values *values, const struct cgx_hier *hier, 
 	for (unsigned int i = 0; i < hier->nr_files; i++) {
 		_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 
-		if (setting_check_of(hier->files[i], is_root) == CHECK_NONE)
+		/*
+		 * A root's value that is no setting of its own is still what
+		 * its children start from (vm.swappiness, "a *:* rwm"): they
+		 * are compared with it.
+		 */
+		if (setting_check_of(hier->files[i], is_root) == CHECK_NONE &&
+		    !(is_root && setting_check_of(hier->files[i], false) == CHECK_PARENT))
 			continue;
 		r = read_file_at(dirfd, hier->files[i]->name, &text);
 		if (r == -ENOMEM)
@@ -205,6 +213,39 @@ static int convert_setting(const struct group_values *values, const struct v1_fi
 	}
 }
 
+/* "max", or "RESOURCE max", on every line (none: no resource to limit): a v2 limit that is none. */
+static bool v2_text_is_max(const char *v2_text)
+{
+	for (const char *line = v2_text; *line;) {
+		const char *end = strchrnul(line, '\n');
+		const char *word = end;
+
+		while (word > line && word[-1] != ' ')
+			word--;
+		if (end > line && (end - word != 3 || strncmp(word, "max", 3)))
+			return false;
+		line = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+/* Whether @text, a value of @row, is no limit once in v2 (the row's converter decides). */
+static bool means_no_limit(const struct group_values *values, const struct v1_file *row,
+			   const char *text)
+{
+	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
+	_cleanup_free_ char *v2_text = NULL;
+
+	if (row->v2.convert) {
+		/* A value the converter refuses, the kernel would not have shown: a setting. */
+		if (row->v2.convert(&values->lookup, text, &out) < 0)
+			return false;
+		text = out.len ? out.buf : "";
+	}
+	v2_text = trimmed_copy(text);
+	return v2_text && v2_text_is_max(v2_text);
+}
+
 /* Whether file @i of the group holds a setting: read, and unlike what it would be untouched. */
 static bool is_setting(const struct group_values *values, const struct group_values *parent,
 		       bool is_root, unsigned int i)
@@ -222,6 +263,8 @@ static bool is_setting(const struct group_values *values, const struct group_val
 		/* A parent that lacks the file (a partial copy) had the default. */
 		expected = parent && parent->text[i] ? parent->text[i] : row->default_value;
 		break;
+	case CHECK_LIMITED:
+		return !means_no_limit(values, row, values->text[i]);
 	default:
 		return false;
 	}

@@ -21,7 +21,8 @@ struct group_values {
 enum setting_check {
 	CHECK_NONE,    /* not a setting: a statistic, a counter, an id, unreadable */
 	CHECK_DEFAULT, /* differs from the row's default_value */
-	CHECK_PARENT,  /* differs from the parent group's (inherited, or no fixed default) */
+	CHECK_PARENT,  /* differs from the parent group's: an inherited value */
+	CHECK_LIMITED, /* not "max" in v2: a limit a new group starts without (hugetlb, misc.max) */
 };
 
 enum setting_check setting_check_of(const struct v1_file *row, bool is_root);

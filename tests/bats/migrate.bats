@@ -136,6 +136,39 @@ make_university() {
 	[ "$(jq -r '.v2_layout.children[] | select(.name == "students") | .children[0].name' "$WORK/r.json")" = "@net_cls=browsers" ]
 }
 
+@test "a copy of a v1 layout: paths where the trees differ in the layout's order; which hierarchies diverge" {
+	make_university
+	# /alpha (cpu only) is scanned before /browsers but listed by name; /students/alice is only in cpu.
+	mkdir -p "$UNIVERSITY/cpu,cpuacct/alpha" "$UNIVERSITY/cpu,cpuacct/students/alice" "$UNIVERSITY/freezer"
+	: >"$UNIVERSITY/freezer/tasks"
+	"$MIGRATE" report --scan "$UNIVERSITY" --format json >"$WORK/r.json"
+	[ "$(json_query '.divergent_trees | map(.path) | join(" ")' "$WORK/r.json")" = "/alpha /browsers /students /students/alice" ]
+	[ "$(json_query '[.hierarchies[] | "\(.name)=\(.divergent)"] | join(" ")' "$WORK/r.json")" = \
+		"cpu,cpuacct=true freezer=false net_cls,net_prio=true" ]
+}
+
+@test "a copy of a v1 layout: what a group starts with is no setting, nor is the root's vm.swappiness" {
+	root=$WORK/cgroup
+	mkdir -p "$root/memory/db" "$root/hugetlb/db" "$root/hugetlb/web/cache" "$root/devices/db"
+	: >"$root/memory/tasks"
+	: >"$root/hugetlb/tasks"
+	: >"$root/devices/tasks"
+	# A host tuned to vm.swappiness=10: the root shows it, and groups start with it.
+	echo 10 >"$root/memory/memory.swappiness"
+	echo 10 >"$root/memory/db/memory.swappiness"
+	# hugetlb: the kernel's root reads PAGE_COUNTER_MAX pages, a new group that
+	# rounded down to whole huge pages, whatever its parent's limit.
+	echo 9223372036854771712 >"$root/hugetlb/hugetlb.2MB.limit_in_bytes"
+	echo 9223372036852678656 >"$root/hugetlb/db/hugetlb.2MB.limit_in_bytes"
+	echo 1073741824 >"$root/hugetlb/web/hugetlb.2MB.limit_in_bytes"
+	echo 9223372036852678656 >"$root/hugetlb/web/cache/hugetlb.2MB.limit_in_bytes"
+	echo 'a *:* rwm' >"$root/devices/devices.list"
+	echo 'a *:* rwm' >"$root/devices/db/devices.list"
+	"$MIGRATE" report --scan "$root" --format json >"$WORK/r.json"
+	[ "$(jq -r '[.hierarchies[] | .name as $h | .groups[] | .path as $p | .settings[] | "\($h):\($p):\(.file)=\(.value)"] | join(" ")' "$WORK/r.json")" = \
+		"hugetlb:/web:hugetlb.2MB.limit_in_bytes=1073741824" ]
+}
+
 @test "report --from a running cgxfs proposes the leaf cgxfs itself chose" {
 	CG2=$(cgroup2_mount)
 	[ -n "$CG2" ] || skip "no cgroup2 mount on this host"

@@ -99,6 +99,62 @@ static void test_root_values_of_the_kernel_are_not_settings(void)
 	group_values_release(&values);
 }
 
+static void test_root_swappiness_is_the_sysctl_and_groups_start_with_it(void)
+{
+	const char *const tuned[] = {"memory.swappiness", "30\n", NULL};
+	const char *const changed[] = {"memory.swappiness", "60\n", NULL};
+	struct group_values root = {0}, values = {0};
+	struct mig_group group = {0};
+	const struct mig_setting *s;
+
+	/* vm.swappiness=30: the root's memory.swappiness, not a setting of the root group. */
+	CHECK_EQ_INT(group_values_set(&root, &hiers.hier[3], tuned), 0);
+	CHECK_EQ_INT(group_settings(&root, NULL, true, &group), 0);
+	CHECK_EQ_INT(group.nr_settings, 0);
+	/* A group made then starts with 30: nothing to carry. */
+	CHECK_EQ_INT(group_values_set(&values, &hiers.hier[3], tuned), 0);
+	CHECK_EQ_INT(group_settings(&values, &root, false, &group), 0);
+	CHECK_EQ_INT(group.nr_settings, 0);
+	group_values_release(&values);
+	/* One set to 60, the table's default, did change it: lost in cgroup2. */
+	CHECK_EQ_INT(group_values_set(&values, &hiers.hier[3], changed), 0);
+	CHECK_EQ_INT(group_settings(&values, &root, false, &group), 0);
+	CHECK((s = find(&group, "memory.swappiness")) != NULL);
+	CHECK(s && !strcmp(s->value, "60") && s->fate == FATE_LOST);
+	release(&group);
+	group_values_release(&values);
+	group_values_release(&root);
+}
+
+static void test_a_limit_is_a_setting_unless_it_is_none(void)
+{
+	/* A new group starts with no limit, whatever its parent's: "max" per resource. */
+	const char *const limited[] = {"misc.max", "sev 5\nsev_es max\n", NULL};
+	const char *const none[] = {"misc.max", "sev max\nsev_es max\n", NULL};
+	const char *const no_resource[] = {"misc.max", "", NULL};
+	struct group_values parent = {0}, values = {0};
+	struct mig_group group = {0};
+	const struct mig_setting *s;
+
+	CHECK_EQ_INT(group_values_set(&parent, &hiers.hier[4], limited), 0);
+	CHECK_EQ_INT(group_values_set(&values, &hiers.hier[4], none), 0);
+	CHECK_EQ_INT(group_settings(&values, &parent, false, &group), 0);
+	CHECK_EQ_INT(group.nr_settings, 0);
+	group_values_release(&values);
+	CHECK_EQ_INT(group_values_set(&values, &hiers.hier[4], no_resource), 0);
+	CHECK_EQ_INT(group_settings(&values, NULL, false, &group), 0);
+	CHECK_EQ_INT(group.nr_settings, 0);
+	group_values_release(&values);
+	/* The same limit as the parent's was written: the kernel would have started it at max. */
+	CHECK_EQ_INT(group_values_set(&values, &hiers.hier[4], limited), 0);
+	CHECK_EQ_INT(group_settings(&values, &parent, false, &group), 0);
+	CHECK((s = find(&group, "misc.max")) != NULL);
+	CHECK(s && !strcmp(s->v2_value, "sev 5\nsev_es max") && s->fate == FATE_EXACT);
+	release(&group);
+	group_values_release(&values);
+	group_values_release(&parent);
+}
+
 static void test_text_equality(void)
 {
 	CHECK(v1_text_equal("1024\n", "1024\n"));
@@ -112,11 +168,13 @@ static void test_text_equality(void)
 
 int main(void)
 {
-	if (hier_set_parse(&hiers, "cpu,cpuacct;net_cls,net_prio;cpuset") < 0)
+	if (hier_set_parse(&hiers, "cpu,cpuacct;net_cls,net_prio;cpuset;memory;misc") < 0)
 		return 1;
 	test_cpu_values_convert_through_the_table();
 	test_no_v2_equivalent_keeps_the_note();
 	test_root_values_of_the_kernel_are_not_settings();
+	test_root_swappiness_is_the_sysctl_and_groups_start_with_it();
+	test_a_limit_is_a_setting_unless_it_is_none();
 	test_text_equality();
 	hier_set_release(&hiers);
 	return check_summary("migrate_values");
