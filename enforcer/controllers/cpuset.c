@@ -405,6 +405,12 @@ static int zero_read(const struct v1_file_ctx *fc, struct strbuf *out)
 		.name = file, .mode = 0644, .default_value = dflt, .read = flag_read,              \
 		.write = flag_write, .v2 = map                                                     \
 	}
+/* cpuset_css_online() copies the parent's spread flags to a new cpuset. */
+#define INHERITED_FLAG_ROW(file, dflt, map)                                                        \
+	{                                                                                          \
+		.name = file, .mode = 0644, .flags = V1F_INHERIT, .default_value = dflt,           \
+		.read = flag_read, .write = flag_write, .v2 = map                                  \
+	}
 
 static const struct v1_file cpuset_files[] = {
 	FLAG_ROW("cpuset.cpu_exclusive", "0\n",
@@ -440,10 +446,10 @@ static const struct v1_file cpuset_files[] = {
 	 .default_value = "0\n",
 	 .write = global_flag_write,
 	 .v2 = V2_NONE("PSI is always on: memory.pressure")},
-	FLAG_ROW("cpuset.memory_spread_page", "0\n",
+	INHERITED_FLAG_ROW("cpuset.memory_spread_page", "0\n",
 		 V2_NONE("no page cache spreading in cgroup2; set the NUMA policy of the "
 			 "process (numactl --interleave)")),
-	FLAG_ROW("cpuset.memory_spread_slab", "0\n",
+	INHERITED_FLAG_ROW("cpuset.memory_spread_slab", "0\n",
 		 V2_NONE("no slab spreading in cgroup2; set the NUMA policy of the process")),
 	{.name = "cpuset.mems",
 	 .mode = 0644,

@@ -41,6 +41,18 @@ for v in -1 0 1 -2 x; do w "$v" a/cpuset.sched_relax_domain_level; done
 w 1 cpuset.memory_pressure_enabled
 w 0 cpuset.memory_pressure_enabled
 echo "b exclusive under non-exclusive a: $(try bash -c "echo 1 > cpuset/a/b/cpuset.cpu_exclusive")"
+echo "## which flags a new child copies"
+for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab sched_load_balance; do
+  echo 1 > cpuset/a/cpuset.$f 2>/dev/null
+done
+mkdir cpuset/a/inh
+for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab sched_load_balance sched_relax_domain_level; do
+  echo "a/inh cpuset.$f: $(cat cpuset/a/inh/cpuset.$f)"
+done
+rmdir cpuset/a/inh
+for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab; do
+  echo 0 > cpuset/a/cpuset.$f 2>/dev/null
+done
 
 echo "## clone_children"
 echo 1 > cpuset/cgroup.clone_children
