@@ -92,3 +92,33 @@ write_result() {
 v2_path_of() {
 	sed -n 's/^0:://p' "/proc/$1/cgroup"
 }
+
+# The fold's invariant for processes $2... over hierarchies $1 (space separated):
+# each is in a leaf of the base that records a tuple, in exactly one group per
+# hierarchy, and that group is the one the tuple names.
+check_fold_invariant() {
+	local hiers=$1 pid h group recorded leaf
+	shift
+	for pid in "$@"; do
+		[ -d "/proc/$pid" ] || continue
+		leaf=$CG2$(v2_path_of "$pid")
+		# Outside the base only when back in every root: it went home (DESIGN 3, rule 6).
+		if [[ $leaf != "$CG2/$BASE"* ]]; then
+			for h in $hiers; do
+				grep -qx "$pid" "$MNT/$h/tasks" ||
+					{ echo "$pid outside the base ($leaf) but not in $h's root"; return 1; }
+			done
+			continue
+		fi
+		getfattr -n trusted.cgx.tuple "$leaf" >/dev/null 2>&1 ||
+			{ echo "$pid in $leaf, which records no tuple"; return 1; }
+		for h in $hiers; do
+			group=$(cd "$MNT/$h" && grep -lx "$pid" $(find . -name tasks) | sed 's|^\.||; s|/tasks$||')
+			[ "$(wc -l <<<"$group")" = 1 ] || { echo "$pid in $h: $group"; return 1; }
+			recorded=$(getfattr --only-values -n trusted.cgx.tuple "$leaf" 2>/dev/null |
+				sed -n "s|^$h:||p")
+			[ "${group:-/}" = "${recorded:-/}" ] ||
+				{ echo "$pid in $h: view ${group:-/}, leaf $leaf ${recorded:-/}"; return 1; }
+		done
+	done
+}

@@ -29,25 +29,8 @@ start_mover() {
 	MOVER=$!
 }
 
-# The invariant: each sleeper is in exactly one group per hierarchy, and that
-# group is the coordinate its leaf's trusted.cgx.tuple records.
 check_invariant() {
-	local pid h group recorded leaf
-	for pid in $SLEEPERS; do
-		leaf=$CG2$(v2_path_of "$pid")
-		[[ $leaf == "$CG2/$BASE"* ]] || { echo "$pid outside the base: $leaf"; return 1; }
-		# A directory the daemon knows as a leaf, not one it lost track of.
-		getfattr -n trusted.cgx.tuple "$leaf" >/dev/null 2>&1 ||
-			{ echo "$pid in $leaf, which records no tuple"; return 1; }
-		for h in "${HIERS[@]}"; do
-			group=$(cd "$MNT/$h" && grep -lx "$pid" $(find . -name tasks) | sed 's|^\.||; s|/tasks$||')
-			[ "$(wc -l <<<"$group")" = 1 ] || { echo "$pid in $h: $group"; return 1; }
-			recorded=$(getfattr --only-values -n trusted.cgx.tuple "$leaf" 2>/dev/null |
-				sed -n "s|^$h:||p")
-			[ "${group:-/}" = "${recorded:-/}" ] ||
-				{ echo "$pid in $h: view ${group:-/}, leaf $leaf ${recorded:-/}"; return 1; }
-		done
-	done
+	check_fold_invariant "${HIERS[*]}" $SLEEPERS
 }
 
 @test "five kill -9 in the middle of moves leave every process in the leaf of its tuple" {
