@@ -46,6 +46,9 @@ static const struct aggregate_kind kinds[] = {
 	{"cpu", "cpu.cfs_quota_us", "cpu.max", "cpu.stat", "usage_usec", SPLIT_RATE, 1, 1000},
 };
 
+/* A part that is no limit at all: "max". */
+#define PART_MAX (~0ULL)
+
 /* One directory's part of one limit, the smallest over the groups that constrain it. */
 struct part {
 	struct v2_dir *dir;
@@ -90,9 +93,10 @@ static bool group_limit(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
 	if (file < 0 || !(text = cgx_value_get(ctx, dir, h, file)))
 		return false;
 	/* A row without a converter carries its value over unchanged (pids.max). */
-	if (!hier->files[file]->v2.convert)
-		strbuf_add(&v2, text, strlen(text));
-	else if (hier->files[file]->v2.convert(&values.values, text, &v2) < 0)
+	if (!hier->files[file]->v2.convert) {
+		if (strbuf_add(&v2, text, strlen(text)) < 0)
+			return false;
+	} else if (hier->files[file]->v2.convert(&values.values, text, &v2) < 0)
 		return false;
 	if (!v2.buf)
 		return false;
@@ -118,17 +122,14 @@ static int read_usage(struct cgx_ctx *ctx, struct v2_dir *dir, const struct aggr
 	return 0;
 }
 
-static unsigned long long *sample_of(struct cgx_ctx *ctx, const struct v2_dir *dir)
+static struct usage_sample *sample_of(struct cgx_ctx *ctx, const struct v2_dir *dir)
 {
 	struct aggregate_state *state = &ctx->aggregates;
 	struct usage_sample *grown;
 
-	for (size_t i = 0; i < state->nr_samples; i++) {
-		if (state->samples[i].dir == dir) {
-			state->samples[i].round = state->round;
-			return &state->samples[i].usage;
-		}
-	}
+	for (size_t i = 0; i < state->nr_samples; i++)
+		if (state->samples[i].dir == dir)
+			return &state->samples[i];
 	if (state->nr_samples == state->cap_samples) {
 		size_t cap = state->cap_samples ? state->cap_samples * 2 : 16;
 
@@ -137,25 +138,32 @@ static unsigned long long *sample_of(struct cgx_ctx *ctx, const struct v2_dir *d
 		state->samples = grown;
 		state->cap_samples = cap;
 	}
-	state->samples[state->nr_samples] = (struct usage_sample){dir, 0, state->round};
-	return &state->samples[state->nr_samples++].usage;
+	state->samples[state->nr_samples] = (struct usage_sample){.dir = dir};
+	return &state->samples[state->nr_samples++];
 }
 
-/* What @dir may use: its usage, or for a rate its growth since the last rebalance. */
+/*
+ * What @dir may use: its usage, or for a rate its growth since the last
+ * rebalance, read once per rebalance however many limits ask.
+ */
 static unsigned long long demand_of(struct cgx_ctx *ctx, struct v2_dir *dir,
 				    const struct aggregate_kind *kind)
 {
-	unsigned long long usage = 0, *last;
+	struct usage_sample *sample;
+	unsigned long long usage = 0;
 
-	if (read_usage(ctx, dir, kind, &usage) < 0)
-		return 0;
 	if (kind->policy != SPLIT_RATE)
-		return usage;
-	if (!(last = sample_of(ctx, dir)))
+		return read_usage(ctx, dir, kind, &usage) < 0 ? 0 : usage;
+	if (!(sample = sample_of(ctx, dir)))
 		return 0;
-	unsigned long long rate = usage >= *last ? usage - *last : 0;
-	*last = usage;
-	return rate;
+	if (sample->round == ctx->aggregates.round && sample->round)
+		return sample->rate;
+	if (read_usage(ctx, dir, kind, &usage) < 0)
+		usage = sample->usage;
+	sample->rate = usage >= sample->usage && sample->round ? usage - sample->usage : 0;
+	sample->usage = usage;
+	sample->round = ctx->aggregates.round;
+	return sample->rate;
 }
 
 static int plan_add(struct plan *plan, struct v2_dir *dir, const struct aggregate_kind *kind,
@@ -187,28 +195,40 @@ void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long f
 		     const unsigned long long *demand, size_t nr, unsigned long long limit,
 		     unsigned long long *parts)
 {
-	unsigned long long total = 0, given = 0;
-	/* By rate, every part has its floor first and the rest follows the rates. */
-	unsigned long long shared = by_rate ? (limit > nr * floor ? limit - nr * floor : 0) : limit;
+	unsigned long long reserve, pool, total = 0, given = 0;
 
-	for (size_t i = 0; i < nr; i++)
-		total += demand[i];
+	if (!nr)
+		return;
+	/*
+	 * Half the limit is reserved evenly, so that a newcomer or a part whose
+	 * page cache filled its share last time always has room to start; the
+	 * other half follows demand above the reserve.
+	 */
+	reserve = limit / (2 * nr);
+	reserve -= reserve % unit;
+	if (reserve < floor)
+		reserve = floor;
+	pool = limit > nr * reserve ? limit - nr * reserve : 0;
 	for (size_t i = 0; i < nr; i++) {
-		if (!by_rate && total <= limit)
-			parts[i] = demand[i] + (limit - total) / nr;
+		unsigned long long want =
+			by_rate ? demand[i] : (demand[i] > reserve ? demand[i] - reserve : 0);
+
+		parts[i] = want; /* above the reserve, for now */
+		total += want;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		unsigned long long extra;
+
+		if (!by_rate && total <= pool)
+			extra = parts[i] + (pool - total) / nr;
 		else
-			parts[i] = total ? (unsigned long long)((long double)shared * demand[i] /
-								total)
-					 : shared / nr;
-		if (by_rate)
-			parts[i] += floor;
-		parts[i] -= parts[i] % unit;
-		if (parts[i] < floor)
-			parts[i] = floor;
+			extra = total ? (unsigned long long)((long double)pool * parts[i] / total)
+				      : pool / nr;
+		parts[i] = reserve + extra - extra % unit;
 		given += parts[i];
 	}
 	/* What rounding left over goes to the first parts, a unit each. */
-	for (size_t i = 0; nr && given + unit <= limit; i = (i + 1) % nr) {
+	for (size_t i = 0; given + unit <= limit; i = (i + 1) % nr) {
 		parts[i] += unit;
 		given += unit;
 	}
@@ -283,18 +303,28 @@ static int plan_group(struct cgx_ctx *ctx, struct plan *plan, struct v2_dir *dir
 	if (dir == ctx->tree.base)
 		return 0;
 	unsigned int bit = 1u << (kind - kinds);
-	bool was_enforced = dir->group[h]->limit_enforced & bit;
+	/* After a restart nothing says what was split: every limit is checked once. */
+	bool was_enforced = (dir->group[h]->limit_enforced & bit) || !ctx->aggregates.checked;
 	size_t room = ctx->tree.nr_dirs + 1, nr;
 	_cleanup_free_ struct v2_dir **units = NULL;
+	bool limited;
 
 	dir->group[h]->limit_enforced &= ~bit;
-	/* Most groups set no limit: nothing to look for. */
-	if (!group_limit(ctx, dir, h, kind, &limit, &period))
+	limited = group_limit(ctx, dir, h, kind, &limit, &period);
+	/* Most groups set no limit and never had a split one: nothing to look for. */
+	if (!limited && !was_enforced)
 		return 0;
 	if (!(units = calloc(room, sizeof(*units))))
 		return -ENOMEM;
 	units[0] = dir;
 	nr = 1 + outside_leaves(ctx, dir, h, units + 1, room - 1);
+	if (!limited) {
+		/* The limit is gone: so are its parts, on the directory and every leaf. */
+		for (size_t i = 0; i < nr; i++)
+			if ((r = plan_add(plan, units[i], kind, PART_MAX, 0)) < 0)
+				return r;
+		return 0;
+	}
 	if (nr == 1) {
 		/* Exact (again): the directory gets the whole limit back. */
 		return was_enforced ? plan_add(plan, dir, kind, limit, period) : 0;
@@ -315,20 +345,25 @@ static int write_part(struct cgx_ctx *ctx, const struct part *part, bool shrinki
 {
 	_cleanup_close_ int fd = cgx_dir_open(ctx, part->dir);
 	_cleanup_strbuf_ struct strbuf old = STRBUF_INIT;
-	unsigned long long old_value = ~0ULL;
+	unsigned long long old_value = PART_MAX;
 	char value[64];
 	int len;
 
 	if (fd < 0)
 		return fd;
-	if (part->period)
+	if (part->value == PART_MAX)
+		len = snprintf(value, sizeof(value), "max");
+	else if (part->period)
 		len = snprintf(value, sizeof(value), "%llu %llu", part->value, part->period);
 	else
 		len = snprintf(value, sizeof(value), "%llu", part->value);
-	if (read_file_at(fd, part->kind->v2_file, &old) == 0 && old.len)
-		sscanf(old.buf, "%llu", &old_value); /* "max" stays ~0 */
+	if (read_file_at(fd, part->kind->v2_file, &old) < 0 || !old.len)
+		return shrinking ? 0 : write_file_at(fd, part->kind->v2_file, value, len);
 	/* Unchanged parts are left alone: no needless reclaim or throttling resets. */
-	if (old_value == part->value || (part->value < old_value) != shrinking)
+	if (!strncmp(old.buf, value, len) && (old.buf[len] == '\n' || old.buf[len] == ' '))
+		return 0;
+	sscanf(old.buf, "%llu", &old_value); /* "max ..." stays PART_MAX */
+	if ((part->value < old_value) != shrinking)
 		return 0;
 	return write_file_at(fd, part->kind->v2_file, value, len);
 }
@@ -360,7 +395,7 @@ int cgx_aggregate_rebalance(struct cgx_ctx *ctx)
 	int r = 0;
 
 	/* The common case, every fold exact and nothing left to restore, costs one pass. */
-	if (!ctx->aggregates.enforcing && !any_divergent_leaf(ctx))
+	if (ctx->aggregates.checked && !ctx->aggregates.enforcing && !any_divergent_leaf(ctx))
 		return 0;
 	ctx->aggregates.enforcing = false;
 	ctx->aggregates.round++;
@@ -372,11 +407,17 @@ int cgx_aggregate_rebalance(struct cgx_ctx *ctx)
 			if (hier_has_controller(&ctx->hiers.hier[h], kinds[k].controller))
 				r = plan_group(ctx, &plan, ctx->tree.base, h, &kinds[k]);
 	}
-	for (int shrinking = 1; shrinking >= 0; shrinking--)
-		for (size_t i = 0; i < plan.nr && r == 0; i++)
-			if ((r = write_part(ctx, &plan.parts[i], shrinking)) < 0)
+	ctx->aggregates.checked = true;
+	for (int shrinking = 1; shrinking >= 0; shrinking--) {
+		for (size_t i = 0; i < plan.nr && r == 0; i++) {
+			if ((r = write_part(ctx, &plan.parts[i], shrinking)) < 0) {
 				cgx_log_errno(r, "cannot set %s of %s", plan.parts[i].kind->v2_file,
 					      plan.parts[i].dir->name);
+				/* Tried again at the next rebalance. */
+				ctx->aggregates.enforcing = true;
+			}
+		}
+	}
 	free(plan.parts);
 	prune_samples(&ctx->aggregates);
 	return r;

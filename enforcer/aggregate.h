@@ -15,7 +15,8 @@ struct v2_dir;
 struct usage_sample {
 	const struct v2_dir *dir; /* compared, never dereferenced: it may be gone */
 	unsigned long long usage;
-	unsigned long long round;
+	unsigned long long rate; /* growth of usage over the last interval */
+	unsigned long long round; /* of the last reading; 0: none yet */
 };
 
 struct aggregate_state {
@@ -24,6 +25,8 @@ struct aggregate_state {
 	unsigned long long round;
 	/* Some limit was split at the last rebalance, and must be restored once exact. */
 	bool enforcing;
+	/* Every limit was looked at once since start-up (a split may predate the daemon). */
+	bool checked;
 };
 
 void aggregate_state_release(struct aggregate_state *state);

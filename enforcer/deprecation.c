@@ -335,6 +335,12 @@ static bool divergence_first_seen(struct deprecation_seen *seen, const char *key
 	for (size_t i = 0; i < seen->nr; i++)
 		if (!strcmp(seen->keys[i], key))
 			return false;
+	/* Bounded: past this many shapes, forget them all and say them again later. */
+	if (seen->nr == DEPRECATION_SEEN_MAX) {
+		for (size_t i = 0; i < seen->nr; i++)
+			free(seen->keys[i]);
+		seen->nr = 0;
+	}
 	if (seen->nr == seen->cap) {
 		size_t cap = seen->cap ? seen->cap * 2 : 16;
 		char **keys = realloc(seen->keys, cap * sizeof(*keys));

@@ -41,6 +41,8 @@ struct deprecation_rate {
 	unsigned long long held_back;
 };
 
+#define DEPRECATION_SEEN_MAX 4096
+
 /* Divergent trees already reported: each (hierarchy, path, other hierarchy) once. */
 struct deprecation_seen {
 	char **keys;

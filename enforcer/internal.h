@@ -96,11 +96,11 @@ void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h);
 /* aggregate.c: true for memory.max, pids.max, cpu.max, the limits a split may carry. */
 bool aggregate_is_limit_file(const char *v2_file);
 /*
- * Splits @limit into @nr @parts from each one's @demand. By headroom (usage
- * plus an even share of what is left; in proportion when over the limit) or
- * @by_rate (in proportion to demand plus @floor). Parts are multiples of
- * @unit, at least @floor, and add up to at most @limit unless the floors
- * alone pass it.
+ * Splits @limit into @nr @parts from each one's @demand: half of it evenly
+ * (a reserve of at least @floor each), the other half by headroom on usage
+ * above the reserve (when it all fits; in proportion when not) or, @by_rate,
+ * in proportion to demand. Parts are multiples of @unit and add up to at most
+ * @limit unless the floors alone pass it.
  */
 void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
 		     const unsigned long long *demand, size_t nr, unsigned long long limit,

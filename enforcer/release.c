@@ -10,6 +10,7 @@
 #include "internal.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -52,9 +53,17 @@ static int run_agent(const char *agent_line, const char *path)
 		return -errno;
 	if (child == 0) {
 		/* Between fork and exec only async-signal-safe calls: the daemon has threads. */
-		if (fork() == 0) {
-			int null = open("/dev/null", O_RDWR);
+		pid_t agent_pid = fork();
 
+		if (agent_pid == 0) {
+			int null = open("/dev/null", O_RDWR);
+			sigset_t none;
+
+			/* As the kernel's usermode helper: no signal blocked, none ignored. */
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			signal(SIGPIPE, SIG_DFL);
+			signal(SIGHUP, SIG_DFL);
 			setsid();
 			if (null >= 0) {
 				dup2(null, 0);
@@ -65,11 +74,11 @@ static int run_agent(const char *agent_line, const char *path)
 				execve(agent, argv, envp);
 			_exit(127);
 		}
-		_exit(0);
+		_exit(agent_pid < 0 ? 1 : 0);
 	}
 	if (waitpid(child, &status, 0) < 0)
 		return -errno;
-	return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EAGAIN;
 }
 
 /*

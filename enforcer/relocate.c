@@ -82,8 +82,9 @@ static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
 		int r;
 
-		v1_for_each_controller(controller, &ctx->hiers.hier[h])
-			if (controller->apply_leaf && (r = controller->apply_leaf(ctx, leaf, h)) < 0)
+		v1_for_each_controller (controller, &ctx->hiers.hier[h])
+			if (controller->apply_leaf &&
+			    (r = controller->apply_leaf(ctx, leaf, h)) < 0)
 				return cgx_log_errno(r, "cannot apply %s settings to leaf %s",
 						     controller->name, leaf->name);
 	}
@@ -258,8 +259,9 @@ int relocate_leaves(struct cgx_ctx *ctx)
 			if (!leaf_in_place(leaf, &target))
 				misplaced = leaf;
 		}
+		/* Leaves in new places may now lie outside a limited group: split again. */
 		if (!misplaced)
-			return 0;
+			return cgx_aggregate_rebalance(ctx);
 		if ((r = relocate_leaf(ctx, misplaced)) < 0)
 			return r;
 	}

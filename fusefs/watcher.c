@@ -45,8 +45,11 @@ static void *watch_loop(void *arg)
 	for (;;) {
 		int r;
 
-		if (poll(fds, 3, RESCAN_INTERVAL_MS) < 0 && errno != EINTR)
+		if (poll(fds, 3, RESCAN_INTERVAL_MS) < 0 && errno != EINTR) {
+			cgx_log_errno(-errno, "watcher stopped: no more release agents, rebalances "
+					      "or log reopening");
 			break;
+		}
 		if (fds[0].revents)
 			break;
 		cgx_lock(watcher->ctx);

@@ -31,17 +31,19 @@ int main(void)
 	CHECK_EQ_INT(parts[0], 4);
 	CHECK_EQ_INT(parts[1], 2);
 	/* memory.max: whole pages, at least one, adding up to at most the limit. */
-	aggregate_split(false, 4096, 4096, (unsigned long long[]){10000, 0, 5000}, 3, 1 << 20,
+	aggregate_split(false, 4096, 4096, (unsigned long long[]){600000, 0, 300000}, 3, 1 << 20,
 			parts);
 	CHECK(parts[0] % 4096 == 0 && parts[1] % 4096 == 0 && parts[2] % 4096 == 0);
 	CHECK(sum(parts, 3) <= 1 << 20);
 	CHECK(sum(parts, 3) > (1 << 20) - 3 * 4096);
 	CHECK(parts[0] > parts[2] && parts[2] > parts[1]);
-	/* cpu.max 50 ms: by rate, an idle part keeps its floor's share. */
+	/* Each part reserves a half share: a newcomer gets room at once. */
+	CHECK(parts[1] >= (1 << 20) / 6 - 4096);
+	/* cpu.max 50 ms: half evenly, half by rate; an idle part keeps its reserve. */
 	aggregate_split(true, 1, 1000, (unsigned long long[]){99000, 0}, 2, 50000, parts);
 	CHECK_EQ_INT(sum(parts, 2), 50000);
-	CHECK_EQ_INT(parts[1], 1000);
-	CHECK_EQ_INT(parts[0], 49000);
+	CHECK_EQ_INT(parts[1], 12500);
+	CHECK_EQ_INT(parts[0], 37500);
 	/* Both idle: halves. */
 	aggregate_split(true, 1, 1000, (unsigned long long[]){0, 0}, 2, 50000, parts);
 	CHECK_EQ_INT(parts[0], 25000);
