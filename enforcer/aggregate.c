@@ -437,14 +437,42 @@ void aggregate_state_release(struct aggregate_state *state)
 	*state = (struct aggregate_state){0};
 }
 
-int cgx_group_limits(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, struct strbuf *out)
+/* One line per limit set in @dir's subtree of @h: "memory /db memory.max exact". */
+static int report_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h, struct strbuf *out)
 {
-	int r = 0;
+	struct v2_dir *child = NULL;
+	unsigned long long limit, period;
+	char path[PATH_MAX];
+	int r;
 
-	for (size_t k = 0; k < ARRAY_SIZE(kinds) && r == 0; k++)
-		if (hier_has_controller(&ctx->hiers.hier[hier], kinds[k].controller))
-			r = strbuf_addf(out, "%s%s=%s", out->len ? " " : "", kinds[k].v2_file,
-					dir->group[hier]->limit_enforced & (1u << k) ? "enforced"
-										     : "exact");
-	return r;
+	if (dir != ctx->tree.base && tree_path(dir, true, path, sizeof(path)) == 0) {
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+			if (!hier_has_controller(&ctx->hiers.hier[h], kinds[k].controller) ||
+			    !group_limit(ctx, dir, h, &kinds[k], &limit, &period))
+				continue;
+			if ((r = strbuf_addf(out, "%s %s %s %s\n", ctx->hiers.hier[h].dir_name,
+					     path, kinds[k].v2_file,
+					     dir->group[h]->limit_enforced & (1u << k) ? "enforced"
+										       : "exact")) <
+			    0)
+				return r;
+		}
+	}
+	while ((child = cgx_group_next_child(dir, h, child)))
+		if ((r = report_group(ctx, child, h, out)) < 0)
+			return r;
+	return 0;
+}
+
+int cgx_limits_report(struct cgx_ctx *ctx, struct strbuf *out)
+{
+	int r;
+
+	/* An empty file still reads as text. */
+	if ((r = strbuf_add(out, "", 0)) < 0)
+		return r;
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
+		if ((r = report_group(ctx, ctx->tree.base, h, out)) < 0)
+			return r;
+	return 0;
 }

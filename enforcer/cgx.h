@@ -120,9 +120,11 @@ int cgx_deprecation_reopen(struct cgx_ctx *ctx);
 /* Aggregate limits over divergent folds (aggregate.c). */
 /* Splits each limit whose group's processes lie outside its directory; restores exact ones. */
 int cgx_aggregate_rebalance(struct cgx_ctx *ctx);
-/* "memory.max=exact pids.max=enforced": how each limit of the group is carried out. */
-int cgx_group_limits(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
-		     struct strbuf *out);
+/*
+ * The cgx.limits file: one line per limit set, "HIERARCHY GROUP V2FILE exact"
+ * or "... enforced" when it is split over leaves outside the group.
+ */
+int cgx_limits_report(struct cgx_ctx *ctx, struct strbuf *out);
 
 /* notify_on_release (release.c). */
 /* True when some hierarchy has a release agent: only then is cgroup.events watched. */

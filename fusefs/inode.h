@@ -5,6 +5,7 @@
  * of a renamed directory), and is never reused while the daemon runs:
  *   1                       the mount root
  *   COUNTERS_INO            cgx.deprecations, the deprecation counters
+ *   LIMITS_INO              cgx.limits, how each aggregate limit is carried out
  *   ALIAS_INO_BIT | alias   a symlink such as cpu -> cpu,cpuacct
  *   group << 8              the directory of a group
  *   (group << 8) | file+1   one of its files
@@ -12,6 +13,8 @@
 #define ALIAS_INO_BIT (1ULL << 63)
 #define COUNTERS_INO  (1ULL << 62)
 #define COUNTERS_NAME "cgx.deprecations"
+#define LIMITS_INO    (COUNTERS_INO + 1)
+#define LIMITS_NAME   "cgx.limits"
 #ifndef CGXFS_INODE_H
 #define CGXFS_INODE_H
 
@@ -19,7 +22,8 @@
 
 #include <fuse_lowlevel.h>
 
-enum node_kind { NODE_ROOT, NODE_COUNTERS, NODE_ALIAS, NODE_GROUP, NODE_FILE };
+/* NODE_COUNTERS and NODE_LIMITS: read-only status files at the mount root. */
+enum node_kind { NODE_ROOT, NODE_COUNTERS, NODE_LIMITS, NODE_ALIAS, NODE_GROUP, NODE_FILE };
 
 struct node {
 	enum node_kind kind;
@@ -36,6 +40,8 @@ static inline fuse_ino_t node_ino(const struct node *node)
 		return FUSE_ROOT_ID;
 	case NODE_COUNTERS:
 		return COUNTERS_INO;
+	case NODE_LIMITS:
+		return LIMITS_INO;
 	case NODE_ALIAS:
 		return ALIAS_INO_BIT | node->alias;
 	case NODE_GROUP:

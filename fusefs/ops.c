@@ -58,8 +58,8 @@ static int node_decode(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node)
 		node->kind = NODE_ROOT;
 		return 0;
 	}
-	if (ino == COUNTERS_INO) {
-		node->kind = NODE_COUNTERS;
+	if (ino == COUNTERS_INO || ino == LIMITS_INO) {
+		node->kind = ino == COUNTERS_INO ? NODE_COUNTERS : NODE_LIMITS;
 		return 0;
 	}
 	if (ino & ALIAS_INO_BIT) {
@@ -104,6 +104,7 @@ static int node_stat(struct cgx_ctx *ctx, const struct node *node, struct stat *
 		st->st_nlink = 2 + ctx->hiers.nr;
 		return 0;
 	case NODE_COUNTERS:
+	case NODE_LIMITS:
 		st->st_mode = S_IFREG | 0444;
 		st->st_nlink = 1;
 		return 0;
@@ -157,8 +158,9 @@ static int lookup_in_root(struct cgx_ctx *ctx, const char *name, struct node *no
 			return 0;
 		}
 	}
-	if (!strcmp(name, COUNTERS_NAME)) {
-		*node = (struct node){.kind = NODE_COUNTERS};
+	if (!strcmp(name, COUNTERS_NAME) || !strcmp(name, LIMITS_NAME)) {
+		*node = (struct node){.kind = strcmp(name, COUNTERS_NAME) ? NODE_LIMITS
+									  : NODE_COUNTERS};
 		return 0;
 	}
 	for (unsigned int a = 0; a < nr_aliases; a++) {
@@ -301,7 +303,14 @@ static void readdir_root(fuse_req_t req, struct cgx_ctx *ctx, char *buf, size_t 
 	if (index >= off) {
 		struct stat st = {.st_ino = COUNTERS_INO, .st_mode = S_IFREG};
 
-		dir_add(req, buf, size, used, COUNTERS_NAME, &st, index + 1);
+		if (!dir_add(req, buf, size, used, COUNTERS_NAME, &st, index + 1))
+			return;
+	}
+	index++;
+	if (index >= off) {
+		struct stat st = {.st_ino = LIMITS_INO, .st_mode = S_IFREG};
+
+		dir_add(req, buf, size, used, LIMITS_NAME, &st, index + 1);
 	}
 }
 
@@ -388,12 +397,12 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -r);
 		return;
 	}
-	if (node.kind != NODE_FILE && node.kind != NODE_COUNTERS) {
+	if (node.kind != NODE_FILE && node.kind != NODE_COUNTERS && node.kind != NODE_LIMITS) {
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
 	/* Read-only for root too, as kernfs refuses a write open of a file with no write. */
-	if (node.kind == NODE_COUNTERS && (fi->flags & O_ACCMODE) != O_RDONLY) {
+	if (node.kind != NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY) {
 		fuse_reply_err(req, EACCES);
 		return;
 	}
@@ -439,6 +448,8 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		file->content_error = node_decode(ctx, ino, &node);
 		if (file->content_error == 0 && node.kind == NODE_COUNTERS)
 			file->content_error = cgx_deprecation_counters(ctx, &file->content);
+		else if (file->content_error == 0 && node.kind == NODE_LIMITS)
+			file->content_error = cgx_limits_report(ctx, &file->content);
 		else if (file->content_error == 0)
 			file->content_error = cgx_file_read(ctx, node.dir, node.hier, node.file,
 							    &file->opener, &file->content);
@@ -579,35 +590,6 @@ static void op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	fuse_reply_err(req, EPERM);
 }
 
-/*
- * user.cgx.limits on a group directory says how its aggregate limits are
- * carried out: "memory.max=exact pids.max=enforced". Not listed, so that a
- * copy or a listing sees what v1 showed; any other name has no value, as on
- * kernfs.
- */
-#define LIMITS_XATTR "user.cgx.limits"
-
-static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
-{
-	LOCKED_CTX(req);
-	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
-	struct node node;
-	int r = node_decode(ctx, ino, &node);
-
-	if (r == 0 && (node.kind != NODE_GROUP || strcmp(name, LIMITS_XATTR)))
-		r = -ENODATA;
-	if (r == 0)
-		r = cgx_group_limits(ctx, node.dir, node.hier, &value);
-	if (r < 0)
-		fuse_reply_err(req, -r);
-	else if (size == 0)
-		fuse_reply_xattr(req, value.len);
-	else if (size < value.len)
-		fuse_reply_err(req, ERANGE);
-	else
-		fuse_reply_buf(req, value.buf, value.len);
-}
-
 static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	/* simple_statfs() of cgroupfs; the magic itself is FUSE's (cgx-exec answers it). */
@@ -628,7 +610,6 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 }
 
 const struct fuse_lowlevel_ops cgxfs_ops = {
-	.getxattr = op_getxattr,
 	.init = op_init,
 	.lookup = op_lookup,
 	.getattr = op_getattr,

@@ -110,12 +110,16 @@ records() {
 		"name=systemd /jobs bash;name=systemd /jobs mkdir;" ]
 }
 
-@test "cgx.deprecations is a read-only file at the mount root, in no hierarchy" {
+@test "cgx.deprecations and cgx.limits are read-only files at the mount root, in no hierarchy" {
 	[ -f "$MNT/cgx.deprecations" ]
 	[ "$(stat -c %a "$MNT/cgx.deprecations")" = 444 ]
 	ls "$MNT" | grep -qx cgx.deprecations
 	[ ! -e "$MNT/cpu,cpuacct/cgx.deprecations" ]
 	[ "$(write_result "$MNT/cgx.deprecations" 1)" = "Permission denied" ]
+	# Its sibling cgx.limits lists limits set; this host delegates no controller.
+	[ "$(stat -c %a "$MNT/cgx.limits")" = 444 ]
+	[ -z "$(cat "$MNT/cgx.limits")" ]
+	[ "$(write_result "$MNT/cgx.limits" 1)" = "Permission denied" ]
 	[ "$(cut -d' ' -f1 "$MNT/cgx.deprecations" | tr '\n' ' ')" = \
 		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate log_lost syslog_suppressed " ]
 }
