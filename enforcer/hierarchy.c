@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The v1 controllers of Linux, in the kernel's subsystem order. */
-static const char *const known_controllers[] = {
+static const char *const known_controllers[HIER_NR_CONTROLLERS] = {
 	"cpuset",  "cpu",	 "cpuacct",  "blkio",	"memory", "devices", "freezer",
 	"net_cls", "perf_event", "net_prio", "hugetlb", "pids",	  "rdma",    "misc",
 };
@@ -22,6 +22,20 @@ static const char *const primary_rank[] = {
 	"memory", "pids", "cpu", "blkio", "hugetlb", "rdma", "misc", "cpuset",
 };
 
+const char *hier_controller_name(unsigned int index)
+{
+	return index < ARRAY_SIZE(known_controllers) ? known_controllers[index] : NULL;
+}
+
+int hier_controller_index(const char *name, size_t len)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(known_controllers); i++)
+		if (strlen(known_controllers[i]) == len &&
+		    !strncmp(known_controllers[i], name, len))
+			return (int)i;
+	return -ENOENT;
+}
+
 static const char *known_controller(const char *name, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(known_controllers); i++)
@@ -32,7 +46,7 @@ static const char *known_controller(const char *name, size_t len)
 }
 
 /* The kernel allows [A-Za-z0-9_.-] in a hierarchy name (cgroup1_parse_param). */
-static bool valid_hier_name(const char *name, size_t len)
+bool hier_name_valid(const char *name, size_t len)
 {
 	if (len == 0 || len >= 64)
 		return false;
@@ -66,7 +80,7 @@ static int hier_parse_one(struct cgx_hier *hier, const char *entry, size_t len)
 				return -EINVAL;
 			hier->none = true;
 		} else if (word_len > 5 && !strncmp(entry, "name=", 5)) {
-			if (hier->named[0] || !valid_hier_name(entry + 5, word_len - 5))
+			if (hier->named[0] || !hier_name_valid(entry + 5, word_len - 5))
 				return -EINVAL;
 			memcpy(hier->named, entry + 5, word_len - 5);
 		} else if ((controller = known_controller(entry, word_len))) {

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CGX_MAX_HIER	   32
 #define CGX_MAX_CONTROLLER 16
@@ -80,6 +81,14 @@ int hier_set_parse_stored(struct cgx_hier_set *set, const char *text);
 int hier_set_find(const struct cgx_hier_set *set, const char *name);
 
 bool hier_has_controller(const struct cgx_hier *hier, const char *controller);
+
+/* The v1 controllers in the kernel's subsystem order (HIER_NR_CONTROLLERS of them). */
+#define HIER_NR_CONTROLLERS 14
+const char *hier_controller_name(unsigned int index);
+/* Index of the controller spelt by @len bytes of @name, or -ENOENT. */
+int hier_controller_index(const char *name, size_t len);
+/* Whether @len bytes of @name make a hierarchy name the kernel takes (name=X). */
+bool hier_name_valid(const char *name, size_t len);
 
 /* The controller aliases shown as symlinks: "cpu" -> "cpu,cpuacct". */
 struct hier_alias {

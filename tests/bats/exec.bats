@@ -1,0 +1,246 @@
+#!/usr/bin/env bats
+# cgx-exec: a command and its descendants see a classic v1 host made of the
+# view: /sys/fs/cgroup, the mount table, /proc/PID/cgroup, /proc/cgroups,
+# statfs and mount -t cgroup. Every mount it makes lives in the command's
+# private namespace and goes with it; the view's groups go with the base.
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+CGX_EXEC=${CGX_EXEC:-$(dirname "$CGXFS")/cgx-exec}
+
+setup() {
+	common_setup
+	HOST_CGROUP_MOUNTS=$(findmnt -rn -o TARGET,FSTYPE | grep '^/sys/fs/cgroup' | sort)
+	export HOST_CGROUP_MOUNTS
+}
+
+teardown() {
+	common_teardown
+	# Nothing cgx-exec did may show on the host.
+	[ "$(findmnt -rn -o TARGET,FSTYPE | grep '^/sys/fs/cgroup' | sort)" = "$HOST_CGROUP_MOUNTS" ]
+}
+
+# Runs a bash script (or, with in_busybox, busybox sh) under cgx-exec on the scratch view.
+in_exec() {
+	"$CGX_EXEC" --mount "$MNT" -- bash -c "$1"
+}
+
+in_busybox() {
+	"$CGX_EXEC" --mount "$MNT" -- /bin/busybox sh -c "$1"
+}
+
+# One line per hierarchy of the default layout, as a v1 kernel prints it.
+EXPECTED_HIERARCHIES="cpuset cpu,cpuacct blkio memory devices freezer net_cls,net_prio perf_event hugetlb pids rdma misc systemd"
+
+@test "/sys/fs/cgroup is a tmpfs with a directory per hierarchy and the alias symlinks" {
+	run in_exec 'ls /sys/fs/cgroup | tr "\n" " "; echo; readlink /sys/fs/cgroup/cpu; readlink /sys/fs/cgroup/net_prio
+		ls /sys/fs/cgroup/cpu,cpuacct/cpu.shares /sys/fs/cgroup/systemd/tasks'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "blkio cpu cpu,cpuacct cpuacct cpuset devices freezer hugetlb memory misc net_cls net_cls,net_prio net_prio perf_event pids rdma systemd " ]
+	[ "${lines[1]}" = "cpu,cpuacct" ]
+	[ "${lines[2]}" = "net_cls,net_prio" ]
+	[ "${lines[3]}" = /sys/fs/cgroup/cpu,cpuacct/cpu.shares ]
+}
+
+@test "/proc/self/cgroup shows v1 lines with the groups the process was moved to through the view" {
+	mkdir "$MNT/cpu,cpuacct/job" "$MNT/memory/other"
+	run in_exec 'echo $$ >/sys/fs/cgroup/cpu,cpuacct/job/tasks
+		echo $$ >/sys/fs/cgroup/memory/other/tasks
+		cat /proc/self/cgroup'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "13:name=systemd:/
+12:misc:/
+11:rdma:/
+10:pids:/
+9:hugetlb:/
+8:perf_event:/
+7:net_cls,net_prio:/
+6:freezer:/
+5:devices:/
+4:memory:/other
+3:blkio:/
+2:cpu,cpuacct:/job
+1:cpuset:/" ]
+}
+
+@test "/proc/PID/cgroup of another process reads its groups; /proc/thread-self and relative opens too" {
+	mkdir "$MNT/pids/p"
+	spawn_sleeper
+	echo "$pid" >"$MNT/pids/p/tasks"
+	run in_exec "grep ':pids:' /proc/$pid/cgroup; grep ':pids:' /proc/$pid/task/$pid/cgroup
+		grep -c '^0::' /proc/thread-self/cgroup; cd /proc/self && grep ':cpuset:' ./cgroup"
+	echo "$output"
+	[ "${lines[0]}" = "10:pids:/p" ]
+	[ "${lines[1]}" = "10:pids:/p" ]
+	[ "${lines[2]}" = 0 ]
+	[ "${lines[3]}" = "1:cpuset:/" ]
+}
+
+@test "/proc/self/mounts and /proc/mounts list every hierarchy with fstype cgroup and its options" {
+	run in_exec "grep ' cgroup ' /proc/self/mounts; echo ==; grep ' cgroup ' /proc/mounts"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	local expected="" h opts
+	for h in $EXPECTED_HIERARCHIES; do
+		opts=$h
+		[ "$h" = systemd ] && opts=name=systemd
+		expected+="cgroup /sys/fs/cgroup/$h cgroup rw,nosuid,nodev,noexec,relatime,$opts 0 0"$'\n'
+	done
+	[ "$output" = "${expected}==
+${expected%$'\n'}" ]
+	# Nothing of the host's own hierarchies nor its cgroup2 mount is left in sight.
+	run in_exec "grep -c -e ' cgroup2 ' -e fuse.cgxfs.*/sys/fs/cgroup/ /proc/self/mounts"
+	[ "$output" = 0 ]
+	run in_exec "grep '^tmpfs /sys/fs/cgroup ' /proc/self/mounts"
+	[ "$output" = "tmpfs /sys/fs/cgroup tmpfs ro,nosuid,nodev,noexec,relatime,mode=755 0 0" ]
+}
+
+@test "/proc/self/mountinfo shows the hierarchies as cgroup mounts of their root" {
+	run in_exec "grep ' - cgroup ' /proc/self/mountinfo | cut -d' ' -f4,5,7-"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 13 ]
+	[ "${lines[1]}" = "/ /sys/fs/cgroup/cpu,cpuacct - cgroup cgroup rw,cpu,cpuacct" ]
+	[ "${lines[12]}" = "/ /sys/fs/cgroup/systemd - cgroup cgroup rw,name=systemd" ]
+}
+
+@test "/proc/cgroups gives each controller its hierarchy id and group count" {
+	mkdir "$MNT/memory/a" "$MNT/memory/a/b"
+	run in_exec "cat /proc/cgroups"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "#subsys_name	hierarchy	num_cgroups	enabled" ]
+	[ "${lines[1]}" = "cpuset	1	1	1" ]
+	[ "${lines[2]}" = "cpu	2	1	1" ]
+	[ "${lines[3]}" = "cpuacct	2	1	1" ]
+	[ "${lines[5]}" = "memory	4	3	1" ]
+	[ "${lines[14]}" = "misc	12	1	1" ]
+}
+
+@test "statfs says cgroupfs on a hierarchy and its files, tmpfs on /sys/fs/cgroup; fstatfs too" {
+	run in_exec 'stat -f -c %T /sys/fs/cgroup/memory; stat -f -c %T /sys/fs/cgroup
+		stat -f -c %T /sys/fs/cgroup/cpu/cpu.shares; cd /sys/fs/cgroup && stat -f -c %T pids
+		python3 -c "import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(256)
+fd = os.open(\"/sys/fs/cgroup/memory\", os.O_RDONLY)
+assert libc.fstatfs(fd, buf) == 0
+print(hex(struct.unpack(\"q\", buf.raw[:8])[0]))"'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "cgroupfs
+tmpfs
+cgroupfs
+cgroupfs
+0x27e0eb" ]
+	# Outside cgx-exec the view is FUSE, as it is.
+	[ "$(stat -f -c %t "$MNT/memory")" = 65735546 ]
+}
+
+@test "a static busybox and a dynamic bash see the same cgroups, mounts and magic" {
+	ldd /bin/busybox 2>&1 | grep -q 'not a dynamic executable'
+	mkdir "$MNT/cpu,cpuacct/both"
+	local script='echo $$ >/sys/fs/cgroup/cpu,cpuacct/both/tasks; cat /proc/self/cgroup
+		grep " cgroup " /proc/self/mounts; stat -f -c %t /sys/fs/cgroup/memory'
+	run in_exec "$script"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	local from_bash=$output
+	run in_busybox "$script"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$from_bash" ]
+	echo "$output" | grep -qx '2:cpu,cpuacct:/both'
+	[ "$(echo "$output" | grep -c ' cgroup ')" = 13 ]
+	[ "${lines[-1]}" = 27e0eb ]
+}
+
+@test "mount -t cgroup -o freezer binds the freezer hierarchy of the view" {
+	mkdir "$MNT/freezer/ice"
+	local dir=$BATS_TEST_TMPDIR/f
+	mkdir "$dir"
+	run in_exec "mount -t cgroup -o freezer x $dir && ls $dir/ice/freezer.state && cat $dir/ice/freezer.state &&
+		grep ' $dir ' /proc/self/mounts && stat -f -c %T $dir && umount $dir && ls $dir | wc -l"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$dir/ice/freezer.state
+THAWED
+cgroup $dir cgroup rw,relatime,freezer 0 0
+cgroupfs
+0" ]
+	# The bind lived in the command's namespace only.
+	[ -z "$(findmnt -n "$dir")" ]
+}
+
+@test "mount -t cgroup makes a named hierarchy in the view, refuses a bound controller, needs CAP_SYS_ADMIN" {
+	local dir=$BATS_TEST_TMPDIR/m
+	mkdir "$dir"
+	run in_busybox "mount -t cgroup -o none,name=jobs cgroup $dir && cat /proc/self/cgroup | head -1 &&
+		mount -t cgroup -o cpu,memory cgroup $dir/x 2>&1; mount -t cgroup -o bogus cgroup $dir 2>&1
+		/usr/bin/setpriv --inh-caps=-all --bounding-set=-all mount -t cgroup -o freezer x $dir 2>&1; true"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "14:name=jobs:/" ]
+	[ -d "$MNT/name=jobs" ]
+	[ "$(ls "$MNT" | grep -c jobs)" = 1 ]
+	echo "${lines[1]}" | grep -q 'Device or resource busy'
+	echo "${lines[2]}" | grep -q 'Invalid argument'
+	echo "${lines[3]}" | grep -q -i 'permission\|not permitted\|must be superuser'
+}
+
+@test "a legacy script with hard-coded /sys/fs/cgroup/cpu,cpuacct paths runs unchanged" {
+	local script=$BATS_TEST_TMPDIR/legacy.sh
+	cat >"$script" <<'SCRIPT'
+#!/bin/sh
+set -e
+CG=/sys/fs/cgroup/cpu,cpuacct/legacy
+mkdir $CG
+echo $$ > $CG/tasks
+cat $CG/cpu.shares
+grep -x "$$" $CG/tasks
+grep cpu,cpuacct /proc/self/cgroup
+SCRIPT
+	chmod +x "$script"
+	run "$CGX_EXEC" --mount "$MNT" -- "$script"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 1024 ]
+	[ "${lines[2]}" = "2:cpu,cpuacct:/legacy" ]
+	# The same group, seen from outside: the view's and its v2 leaf.
+	[ -d "$MNT/cpu,cpuacct/legacy" ]
+	[ "$(getfattr --only-values -n trusted.cgx.tuple "$CG2/$BASE/legacy")" = "cpu,cpuacct:/legacy" ]
+}
+
+@test "a descendant left running after the command ended is still served" {
+	local out=$BATS_TEST_TMPDIR/late
+	"$CGX_EXEC" --mount "$MNT" -- bash -c "(sleep 1; cat /proc/self/cgroup >$out.tmp; mv $out.tmp $out) </dev/null >/dev/null 2>&1 &"
+	for _ in $(seq 50); do
+		[ -e "$out" ] && break
+		sleep 0.1
+	done
+	cat "$out"
+	[ "$(head -n1 "$out")" = "13:name=systemd:/" ]
+	! grep -q '^0::' "$out"
+}
+
+@test "a hierarchy made in the view shows in /proc/self/cgroup at once" {
+	run in_exec "mkdir $MNT/name=late && grep name=late /proc/self/cgroup"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "14:name=late:/" ]
+}
+
+@test "the command's exit status is cgx-exec's; a mount point with no view is refused" {
+	run "$CGX_EXEC" --mount "$MNT" -- sh -c 'exit 7'
+	[ "$status" -eq 7 ]
+	run -127 "$CGX_EXEC" --mount "$MNT" -- /nonexistent
+	[ "$status" -eq 127 ]
+	run "$CGX_EXEC" --mount "$BATS_TEST_TMPDIR" -- true
+	echo "$output"
+	[ "$status" -eq 125 ]
+	echo "$output" | grep -q 'no running cgxfs view'
+}
