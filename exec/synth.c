@@ -223,7 +223,8 @@ int synth_proc_cgroups(struct view *view, struct strbuf *out)
 			if (fd >= 0)
 				groups = count_groups(fd, 0);
 		}
-		if ((r = strbuf_addf(out, "%s\t%u\t%u\t1\n", hier_controller_name(c), id, groups)) < 0)
+		if ((r = strbuf_addf(out, "%s\t%u\t%u\t1\n", hier_controller_name(c), id, groups)) <
+		    0)
 			return r;
 	}
 	return 0;
