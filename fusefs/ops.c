@@ -158,6 +158,10 @@ static int lookup_in_root(struct cgx_ctx *ctx, const char *name, struct node *no
 			return 0;
 		}
 	}
+	/*
+	 * The status files are found by name but never listed: a script that
+	 * loops over the root's entries sees the hierarchies only, as on a v1 host.
+	 */
 	if (!strcmp(name, COUNTERS_NAME) || !strcmp(name, LIMITS_NAME)) {
 		*node = (struct node){.kind = strcmp(name, COUNTERS_NAME) ? NODE_LIMITS
 									  : NODE_COUNTERS};
@@ -299,18 +303,6 @@ static void readdir_root(fuse_req_t req, struct cgx_ctx *ctx, char *buf, size_t 
 
 		if (index >= off && !dir_add(req, buf, size, used, aliases[a].name, &st, index + 1))
 			return;
-	}
-	if (index >= off) {
-		struct stat st = {.st_ino = COUNTERS_INO, .st_mode = S_IFREG};
-
-		if (!dir_add(req, buf, size, used, COUNTERS_NAME, &st, index + 1))
-			return;
-	}
-	index++;
-	if (index >= off) {
-		struct stat st = {.st_ino = LIMITS_INO, .st_mode = S_IFREG};
-
-		dir_add(req, buf, size, used, LIMITS_NAME, &st, index + 1);
 	}
 }
 
