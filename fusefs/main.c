@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cgxfs: mounts a cgroup v1 multi-hierarchy view folded into one cgroup2 tree. */
+#include "notify.h"
 #include "ops.h"
 #include "sysfs_overlay.h"
 #include "watcher.h"
@@ -155,6 +156,8 @@ static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args)
 		ctx->base_relpath);
 	if ((r = watcher_start(&watcher, ctx)) < 0)
 		goto out_unmount;
+	/* Mounted and watched: a Type=notify unit may start what needs the view. */
+	notify_ready();
 	r = -EIO;
 	loop_config = fuse_loop_cfg_create();
 	if (!loop_config)

@@ -57,3 +57,28 @@ teardown() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"/nonexistent"* ]]
 }
+
+@test "with NOTIFY_SOCKET, the daemon says READY=1 and its pid once the view answers" {
+	local mnt sock
+	mnt=$(mktemp -d /tmp/cgxfs-mnt.XXXXXX)
+	sock=$mnt.notify
+	# A service manager's end of sd_notify: one datagram, then whether the view answered.
+	python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(20)
+message = s.recv(256).decode()
+print(message.replace("\n", ";"), os.path.exists(sys.argv[2] + "/cpu,cpuacct/tasks"))' \
+		"$sock" "$mnt" >"$mnt.got" 3>&- &
+	local listener=$!
+	for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+	NOTIFY_SOCKET=$sock "$CGXFS" --cgroup2 "$CG2" --base "$BASE" --log "" -f "$mnt" 3>&- &
+	local daemon=$!
+	wait "$listener"
+	[ "$(cat "$mnt.got")" = "READY=1;MAINPID=$daemon True" ]
+	fusermount3 -u "$mnt"
+	wait "$daemon"
+	rm -f "$sock" "$mnt.got"
+	rmdir "$mnt"
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Readiness for a service manager (Type=notify), as sd_notify(3) sends it. */
+#ifndef CGXFS_NOTIFY_H
+#define CGXFS_NOTIFY_H
+
+/* Sends READY=1 and MAINPID to $NOTIFY_SOCKET, if set; 0 when there is none. */
+int notify_ready(void);
+
+#endif
