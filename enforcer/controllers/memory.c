@@ -13,8 +13,11 @@
 #include "../internal.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define PAGE_SIZE_BYTES	 4096ULL
 #define PAGE_COUNTER_MAX (0x7fffffffffffffffULL / PAGE_SIZE_BYTES)
@@ -405,11 +408,96 @@ static int memsw_convert(const struct v1_values *values, const char *value, stru
 	return bytes_convert(memsw - limit, out);
 }
 
+/* The files memcg_write_event_control() takes a listener on. */
+static const char *const event_files[] = {
+	"memory.usage_in_bytes",
+	"memory.oom_control",
+	"memory.pressure_level",
+	"memory.memsw.usage_in_bytes",
+};
+
+/* simple_strtoul(s, &end, 10): digits only, no sign, no error; 0 digits read as 0. */
+static unsigned long simple_strtoul(const char *s, char **end)
+{
+	unsigned long value = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		value = value * 10 + (unsigned long)(*s - '0');
+	*end = (char *)s;
+	return value;
+}
+
+/* The target of the writer's descriptor @fd, "" when it has none. */
+static void writer_fd_target(pid_t tid, unsigned long fd, char *target, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%lu", (int)tid, fd);
+	n = readlink(path, target, size - 1);
+	target[n < 0 ? 0 : n] = '\0';
+}
+
+static bool same_group_file(const struct v1_file_ctx *fc, unsigned long fd)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%lu", (int)fc->caller->tid, fd);
+	return stat(path, &st) == 0 && (uint64_t)st.st_ino >> 8 == fc->dir->group[fc->hier]->id;
+}
+
+/*
+ * memcg_write_event_control(): "EFD CFD [ARGS]", the writer's eventfd and
+ * its open memory control file. Parsed and checked as the kernel does,
+ * errno for errno; a valid registration is refused with EOPNOTSUPP (and a
+ * log line) until the daemon can signal the eventfd: never taken silently.
+ */
+static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	char efd_target[PATH_MAX], cfd_target[PATH_MAX];
+	unsigned long efd, cfd;
+	const char *name;
+	char *end;
+
+	(void)len;
+	buf = strstrip(buf);
+	efd = simple_strtoul(buf, &end);
+	if (*end != ' ')
+		return -EINVAL;
+	buf = end + 1;
+	cfd = simple_strtoul(buf, &end);
+	if (*end != ' ' && *end != '\0')
+		return -EINVAL;
+	writer_fd_target(fc->caller->tid, efd, efd_target, sizeof(efd_target));
+	if (!efd_target[0])
+		return -EBADF;
+	if (strcmp(efd_target, "anon_inode:[eventfd]"))
+		return -EINVAL;
+	writer_fd_target(fc->caller->tid, cfd, cfd_target, sizeof(cfd_target));
+	if (!cfd_target[0])
+		return -EBADF;
+	name = strrchr(cfd_target, '/') ? strrchr(cfd_target, '/') + 1 : cfd_target;
+	for (size_t i = 0; i < ARRAY_SIZE(event_files); i++) {
+		if (strcmp(name, event_files[i]))
+			continue;
+		/* The file must be this group's: a view's inode is its group's id << 8 | file. */
+		if (!same_group_file(fc, cfd))
+			return -EINVAL;
+		return cgx_log_errno(-EOPNOTSUPP,
+				     "cgroup.event_control: a listener on %s is not "
+				     "served yet; poll memory.events or use PSI triggers",
+				     name);
+	}
+	return -EINVAL;
+}
+
 #define MAX_BYTES "9223372036854771712\n"
 
 static const struct v1_file memory_files[] = {
 	{.name = "cgroup.event_control",
 	 .mode = 0222,
+	 .write = event_control_write,
 	 .v2 = V2_EMULATED("poll memory.events, or PSI triggers on memory.pressure")},
 	{.name = "memory.failcnt",
 	 .mode = 0644,

@@ -1,0 +1,31 @@
+# Differential: cgroup.event_control's parser and checks, errno for errno:
+# malformed lines, descriptors that are not open, an efd that is no eventfd,
+# a control file that takes no listener or belongs to another group.
+cd /sys/fs/cgroup || exit 1
+mkdir memory/ev memory/other
+try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }
+for v in "" abc 1 "1 " "+1 2" "1 -2" "99 98" "5  3"; do
+  echo "write '$v': $(try bash -c "echo '$v' > memory/ev/cgroup.event_control")"
+done
+python3 - <<'PY'
+import os
+ev = os.eventfd(0)
+def write(what, efd, cfd, args="100M"):
+    try:
+        with open("memory/ev/cgroup.event_control", "w") as f:
+            f.write(f"{efd} {cfd} {args}")
+        result = "ok"
+    except OSError as e:
+        result = os.strerror(e.errno)
+    print(f"{what}: {result}")
+def opened(path):
+    return os.open(path, os.O_RDONLY)
+write("efd not open", 987, opened("memory/ev/memory.usage_in_bytes"))
+write("efd not an eventfd", opened("/dev/null"), opened("memory/ev/memory.usage_in_bytes"))
+write("cfd not open", ev, 986)
+write("cfd memory.limit_in_bytes", ev, opened("memory/ev/memory.limit_in_bytes"))
+write("cfd tasks", ev, opened("memory/ev/tasks"))
+write("cfd another group's usage", ev, opened("memory/other/memory.usage_in_bytes"))
+write("cfd a file outside", ev, opened("/etc/hostname"))
+PY
+rmdir memory/ev memory/other
