@@ -1,0 +1,29 @@
+#!/usr/bin/env bats
+# Faults: kill -9 of the daemon in the middle of concurrent clients' work,
+# then a restart: every group and membership is kept, no dead mount is left.
+
+load helpers
+load ../stress/clients
+
+@test "fifty kill -9 in the middle of the stress: each restart keeps every group and membership" {
+	for round in $(seq 50); do
+		rm -f "$WORK"/sleepers.*
+		start_clients 4 200
+		sleep 0.$((RANDOM % 9 + 1))
+		kill_daemon_hard
+		for pid in "${CLIENTS[@]}"; do kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+		# What the view showed is what it shows after the restart.
+		start_cgxfs
+		local before after
+		before=$(for h in $HIER_LIST; do (cd "$MNT/$h" && find . -type d | sort); done)
+		check_fold_invariant "$HIER_LIST" $(all_sleepers)
+		all_sleepers | xargs -r kill -9 2>/dev/null || true
+		kill_daemon_hard
+		start_cgxfs
+		after=$(for h in $HIER_LIST; do (cd "$MNT/$h" && find . -type d | sort); done)
+		[ "$before" = "$after" ]
+		# No dead mount left behind: the mount point answers.
+		[ -e "$MNT/cpu,cpuacct/tasks" ]
+	done
+	[ -z "$(remove_everything)" ]
+}
