@@ -401,6 +401,25 @@ static bool tuple_spans_paths(const struct cgx_ctx *ctx, const struct tuple *tup
 	return false;
 }
 
+/* A group (mkdir, @file NULL) or a task (@file "tasks") of a named hierarchy. */
+static void record_named_hierarchy(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+				   unsigned int hier, struct v2_dir *group, const char *file)
+{
+	if (!ctx->hiers.hier[hier].named[0])
+		return;
+	deprecation_record(ctx,
+			   &(struct deprecation_event){
+				   .kind = DEPRECATION_NAMED_HIERARCHY,
+				   .caller = caller,
+				   .hier = (int)hier,
+				   .group = group,
+				   .file = file,
+				   .v2_dir = group,
+				   .detail = "a named hierarchy holds no controller; cgroup2 has "
+					     "one tree: use a directory of it, or xattrs",
+			   });
+}
+
 void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *caller,
 			      unsigned int hier, struct v2_dir *group, const struct tuple *tuple)
 {
@@ -409,17 +428,7 @@ void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *call
 
 	if (group == ctx->tree.base)
 		return;
-	if (ctx->hiers.hier[hier].named[0])
-		deprecation_record(
-			ctx, &(struct deprecation_event){
-				     .kind = DEPRECATION_NAMED_HIERARCHY,
-				     .caller = caller,
-				     .hier = (int)hier,
-				     .group = group,
-				     .file = "tasks",
-				     .detail = "a named hierarchy holds no controller; cgroup2 has "
-					       "one tree: use a directory of it, or xattrs",
-			     });
+	record_named_hierarchy(ctx, caller, hier, group, "tasks");
 	check_divergent_tree(ctx, caller, hier, group);
 	/*
 	 * Two non-root groups on different paths: one directory of cgroup2
@@ -445,18 +454,7 @@ void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *call
 void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *caller,
 			     unsigned int hier, struct v2_dir *group)
 {
-	if (!ctx->hiers.hier[hier].named[0])
-		return;
-	deprecation_record(
-		ctx, &(struct deprecation_event){
-			     .kind = DEPRECATION_NAMED_HIERARCHY,
-			     .caller = caller,
-			     .hier = (int)hier,
-			     .group = group,
-			     .v2_dir = group,
-			     .detail = "a named hierarchy holds no controller; cgroup2 has one "
-				       "tree: use a directory of it, or xattrs",
-		     });
+	record_named_hierarchy(ctx, caller, hier, group, NULL);
 }
 
 void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
