@@ -10,6 +10,8 @@
  * SIGQUIT stop the run and clean up; a SIGKILL leaves the cgroups behind, and
  * takes the daemon (PR_SET_PDEATHSIG) and the processes with it.
  */
+#include "util.h" /* the cleanup helpers and ARRAY_SIZE of libcgx, header only */
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,28 +42,6 @@
 #define NR_FIXED_GROUPS 3
 
 static volatile sig_atomic_t stop_signal;
-
-static inline void cleanup_freep(void *p)
-{
-	free(*(void **)p);
-}
-
-static inline void cleanup_closep(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-}
-
-static inline void cleanup_closedirp(DIR **dir)
-{
-	if (*dir)
-		closedir(*dir);
-}
-
-#define _cleanup_free_	   __attribute__((cleanup(cleanup_freep)))
-#define _cleanup_close_	   __attribute__((cleanup(cleanup_closep)))
-#define _cleanup_closedir_ __attribute__((cleanup(cleanup_closedirp)))
-#define ARRAY_SIZE(a)	   (sizeof(a) / sizeof((a)[0]))
 
 struct config {
 	unsigned int groups;	 /* the largest scale point */
