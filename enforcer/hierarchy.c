@@ -38,11 +38,9 @@ int hier_controller_index(const char *name, size_t len)
 
 static const char *known_controller(const char *name, size_t len)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(known_controllers); i++)
-		if (strlen(known_controllers[i]) == len &&
-		    !strncmp(known_controllers[i], name, len))
-			return known_controllers[i];
-	return NULL;
+	int index = hier_controller_index(name, len);
+
+	return index < 0 ? NULL : known_controllers[index];
 }
 
 /* The kernel allows [A-Za-z0-9_.-] in a hierarchy name (cgroup1_parse_param). */
