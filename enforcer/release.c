@@ -97,13 +97,14 @@ static void check_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
 
 	while ((child = cgx_group_next_child(dir, h, child)))
 		check_group(ctx, child, h, agent);
-	if (dir == ctx->tree.base)
+	/* Only flagged groups are counted: the tasks of the others are never read here. */
+	if (dir == ctx->tree.base || !notify_on_release(ctx, dir, h))
 		return;
 	if (cgx_group_nr_children(dir, h) || tasks_count_below(ctx, dir, h, &tasks) < 0 || tasks) {
 		group->release_armed = true;
 		return;
 	}
-	if (!group->release_armed || !notify_on_release(ctx, dir, h))
+	if (!group->release_armed)
 		return;
 	group->release_armed = false;
 	if ((r = tree_path(dir, true, path, sizeof(path))) < 0)
