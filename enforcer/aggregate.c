@@ -368,13 +368,19 @@ static int write_part(struct cgx_ctx *ctx, const struct part *part, bool shrinki
 	return write_file_at(fd, part->kind->v2_file, value, len);
 }
 
-/* A leaf some group of which is not its ancestor: the fold is not exact there. */
+bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf)
+{
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
+		if (!tree_is_ancestor(leaf->leaf_tuple->coord[h], leaf))
+			return true;
+	return false;
+}
+
 static bool any_divergent_leaf(const struct cgx_ctx *ctx)
 {
 	for (const struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-		for (unsigned int h = 0; h < ctx->hiers.nr; h++)
-			if (!tree_is_ancestor(leaf->leaf_tuple->coord[h], leaf))
-				return true;
+		if (aggregate_leaf_divergent(ctx, leaf))
+			return true;
 	return false;
 }
 

@@ -95,6 +95,8 @@ void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h);
 
 /* aggregate.c: true for memory.max, pids.max, cpu.max, the limits a split may carry. */
 bool aggregate_is_limit_file(const char *v2_file);
+/* A leaf that some group of its tuple is not an ancestor of: limits may need splitting there. */
+bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf);
 /*
  * Splits @limit into @nr @parts from each one's @demand: half of it evenly
  * (a reserve of at least @floor each), the other half by headroom on usage

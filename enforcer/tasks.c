@@ -169,8 +169,13 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 
 	if ((r = leaf_get(ctx, tuple, &leaf)) < 0)
 		return r;
-	/* A new leaf outside a limited group gets its part before the process arrives. */
-	if ((r = cgx_aggregate_rebalance(ctx)) < 0)
+	/*
+	 * A leaf outside a limited group gets its part before the process
+	 * arrives. A leaf inside all its groups changes no split the moment it
+	 * fills, so a plain move does not walk every leaf: the watcher restores
+	 * what it leaves exact.
+	 */
+	if (aggregate_leaf_divergent(ctx, leaf) && (r = cgx_aggregate_rebalance(ctx)) < 0)
 		cgx_log_errno(r, "limits not yet split for %s", leaf->name);
 	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
 		return fd;
