@@ -1,7 +1,4 @@
-# Differential, PENDING: not in the suite (diff-run reads only *.sh directly
-# in tests/differential/). Under cgxfs without cgx-exec, /proc/PID/cgroup
-# shows only the "0::" v2 line; move this file up one directory once cgx-exec
-# makes the v1 lines appear.
+# Differential, run under cgx-exec (vm-differential-exec).
 # What a process's /proc/PID/cgroup says about cpu,cpuacct and memory after
 # it is moved into cpu,cpuacct/a and memory/b.
 cd /sys/fs/cgroup || exit 1
