@@ -105,6 +105,10 @@ static int make_hierarchy(struct view *view, const struct cgroup_request *want,
 	size_t used = 0;
 	int r;
 
+	/* rebind_subsystems(): a controller may live in one hierarchy only. */
+	for (unsigned int i = 0; i < view->nr; i++)
+		if (view->hier[i].controllers & want->controllers)
+			return -EBUSY;
 	for (unsigned int c = 0; c < VIEW_NR_CONTROLLERS; c++)
 		if (want->controllers & (1u << c))
 			used += snprintf(spec + used, sizeof(spec) - used, "%s%s", used ? "," : "",
@@ -183,8 +187,20 @@ static int open_proc(pid_t tid, const char *what, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/* Shown back as the mount's source in the mount table, as the kernel keeps fc->source. */
+static int remember_source(struct view *view, int tree, const char *source)
+{
+	struct statx stx;
+
+	if (statx(tree, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0)
+		return -errno;
+	if (stx.stx_mask & STATX_MNT_ID)
+		view_set_source(view, stx.stx_mnt_id, source);
+	return 0;
+}
+
 static int do_mount(struct supervisor *sup, const struct seccomp_notif *req, const char *target,
-		    const char *data)
+		    const char *source, const char *data)
 {
 	_cleanup_close_ int ns = -1, root = -1, cwd = -1, tree = -1;
 	struct cgroup_request want;
@@ -213,23 +229,33 @@ static int do_mount(struct supervisor *sup, const struct seccomp_notif *req, con
 	mount_attr_of(req->data.args[3], &attr);
 	if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
 		return -errno;
+	if ((r = remember_source(&sup->view, tree, source)) < 0)
+		return r;
 	return attach_in_target(tree, ns, root, cwd, target);
 }
 
 int handle_mount(struct supervisor *sup, const struct seccomp_notif *req)
 {
-	char fstype[64], target[PATH_MAX], data[4096] = "";
+	char fstype[64], target[PATH_MAX], source[64] = "none", data[4096] = "";
 	int r;
 
 	if (!req->data.args[2] || req->data.args[3] & NOT_A_NEW_MOUNT ||
 	    target_read_string(req->pid, req->data.args[2], fstype, sizeof(fstype)) < 0 ||
 	    strcmp(fstype, "cgroup"))
 		return notif_continue(sup, req->id);
+	/* A source longer than cgx-exec keeps is cut, not refused: it is only shown. */
+	r = req->data.args[0]
+		    ? target_read_string(req->pid, req->data.args[0], source, sizeof(source))
+		    : 0;
+	if (r == -ENAMETOOLONG)
+		source[sizeof(source) - 1] = '\0';
+	else if (r < 0)
+		return notif_return(sup, req->id, -1, -EFAULT);
 	if ((r = target_read_string(req->pid, req->data.args[1], target, sizeof(target))) < 0 ||
 	    (req->data.args[4] &&
 	     (r = target_read_string(req->pid, req->data.args[4], data, sizeof(data))) < 0))
 		return notif_return(sup, req->id, -1, r == -ENAMETOOLONG ? r : -EFAULT);
-	r = do_mount(sup, req, target, data);
+	r = do_mount(sup, req, target, source, data);
 	if (r == -ENOENT && !notif_valid(sup, req->id))
 		return r;
 	return notif_return(sup, req->id, r < 0 ? -1 : 0, r < 0 ? r : 0);

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -166,7 +167,9 @@ int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, str
 				 hier->options);
 			mi.root = (char *)v1_root;
 			mi.fstype = "cgroup";
-			mi.source = "cgroup";
+			mi.source = (char *)view_source_of(view, strtoull(mi.id, NULL, 10));
+			if (!mi.source)
+				mi.source = "cgroup"; /* as systemd and cgroupfs-mount name it */
 			mi.super_options = super_options;
 		}
 		r = format == SYNTH_MOUNTS ? mounts_line(&mi, out) : mountinfo_line(&mi, out);

@@ -199,3 +199,21 @@ struct view_hier *view_find_dir(struct view *view, const char *dir)
 			return find_by_dir(view, view->alias[i].target);
 	return find_by_dir(view, dir);
 }
+
+void view_set_source(struct view *view, unsigned long long mnt_id, const char *name)
+{
+	struct view_source *slot = &view->source[view->nr_source++ % VIEW_MAX_SOURCE];
+
+	slot->mnt_id = mnt_id;
+	snprintf(slot->name, sizeof(slot->name), "%s", name);
+}
+
+const char *view_source_of(const struct view *view, unsigned long long mnt_id)
+{
+	unsigned int kept = view->nr_source < VIEW_MAX_SOURCE ? view->nr_source : VIEW_MAX_SOURCE;
+
+	for (unsigned int i = 0; i < kept; i++)
+		if (view->source[i].mnt_id == mnt_id)
+			return view->source[i].name;
+	return NULL;
+}

@@ -12,8 +12,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define VIEW_MAX_HIER  32
-#define VIEW_MAX_ALIAS 64
+#define VIEW_MAX_HIER	32
+#define VIEW_MAX_ALIAS	64
+#define VIEW_MAX_SOURCE 64
 #include "hierarchy.h"
 
 #define VIEW_NR_CONTROLLERS HIER_NR_CONTROLLERS
@@ -32,6 +33,12 @@ struct view_alias {
 	char target[128];
 };
 
+/* The source a `mount -t cgroup SRC DIR` gave, shown back for that mount. */
+struct view_source {
+	unsigned long long mnt_id;
+	char name[64];
+};
+
 struct view {
 	char path[PATH_MAX];
 	int fd;
@@ -41,6 +48,8 @@ struct view {
 	struct view_alias alias[VIEW_MAX_ALIAS];
 	unsigned int nr_alias;
 	unsigned int next_id;
+	struct view_source source[VIEW_MAX_SOURCE]; /* a ring: the oldest is forgotten first */
+	unsigned int nr_source;
 };
 
 /*
@@ -62,5 +71,9 @@ int view_reload(struct view *view);
 struct view_hier *view_find(struct view *view, unsigned int controllers, const char *name);
 /* The hierarchy of directory @dir (an alias is followed), or NULL. */
 struct view_hier *view_find_dir(struct view *view, const char *dir);
+
+/* Remembers @name as the source of mount @mnt_id; the source shown for it, or NULL. */
+void view_set_source(struct view *view, unsigned long long mnt_id, const char *name);
+const char *view_source_of(const struct view *view, unsigned long long mnt_id);
 
 #endif
