@@ -63,9 +63,10 @@ static struct sock_filter program[] = {
 	/* 15 */ JEQ(__NR_statfs, 1, 0),
 	/* 16 */ JEQ(__NR_fstatfs, 0, 1),
 	/* 17 */ RET(SECCOMP_RET_USER_NOTIF),
-	/* 18 */ JEQ(__NR_mount, 0, 1),
-	/* 19 */ RET(SECCOMP_RET_USER_NOTIF),
-	/* 20 */ RET(SECCOMP_RET_ALLOW),
+	/* 18 */ JEQ(__NR_mount, 1, 0),
+	/* 19 */ JEQ(__NR_fsopen, 0, 1),
+	/* 20 */ RET(SECCOMP_RET_USER_NOTIF),
+	/* 21 */ RET(SECCOMP_RET_ALLOW),
 };
 
 int filter_install(void)

@@ -3,7 +3,7 @@
  * mount -t cgroup -o CONTROLLERS[,name=X] SRC DIR: the hierarchy
  * cgroup1_get_tree() would pick or make is the view's directory of it, bound
  * at DIR in the caller's mount namespace. Other file systems, remounts and
- * binds are the kernel's.
+ * binds are the kernel's; fsopen("cgroup") is refused so that mount(2) is used.
  */
 #include "supervisor.h"
 #include "target.h"
@@ -259,4 +259,21 @@ int handle_mount(struct supervisor *sup, const struct seccomp_notif *req)
 	if (r == -ENOENT && !notif_valid(sup, req->id))
 		return r;
 	return notif_return(sup, req->id, r < 0 ? -1 : 0, r < 0 ? r : 0);
+}
+
+/*
+ * The new mount API (fsopen, fsconfig, fsmount) of a cgroup v1 file system
+ * is answered ENOSYS, as a kernel without it would: libmount (util-linux
+ * 2.39 and later) then falls back to mount(2), which is served above.
+ */
+int handle_fsopen(struct supervisor *sup, const struct seccomp_notif *req)
+{
+	char fsname[64];
+
+	if (target_read_string(req->pid, req->data.args[0], fsname, sizeof(fsname)) < 0 ||
+	    strcmp(fsname, "cgroup"))
+		return notif_continue(sup, req->id);
+	if (!notif_valid(sup, req->id))
+		return -ENOENT;
+	return notif_return(sup, req->id, -1, -ENOSYS);
 }

@@ -41,6 +41,8 @@ static int dispatch(struct supervisor *sup, const struct seccomp_notif *req)
 		return handle_statfs(sup, req);
 	case __NR_mount:
 		return handle_mount(sup, req);
+	case __NR_fsopen:
+		return handle_fsopen(sup, req);
 	default:
 		return notif_continue(sup, req->id);
 	}

@@ -32,5 +32,6 @@ bool notif_valid(struct supervisor *sup, uint64_t id);
 int handle_open(struct supervisor *sup, const struct seccomp_notif *req);
 int handle_statfs(struct supervisor *sup, const struct seccomp_notif *req);
 int handle_mount(struct supervisor *sup, const struct seccomp_notif *req);
+int handle_fsopen(struct supervisor *sup, const struct seccomp_notif *req);
 
 #endif
