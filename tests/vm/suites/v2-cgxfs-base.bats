@@ -6,27 +6,14 @@
 
 VIEW=/run/cgx-view
 
+load view
+
 setup_file() {
-  [[ -x ${CGX_BUILD:-}/bin/cgxfs ]] || { echo "CGX_BUILD/bin/cgxfs missing (CGX_BUILD=${CGX_BUILD:-})" >&3; return 1; }
-  mkdir -p "$VIEW"
-  # fd 3 closed: bats waits for every holder of it before it finishes.
-  "$CGX_BUILD/bin/cgxfs" --cgroup2 /sys/fs/cgroup --base cgx -f "$VIEW" \
-    >"${VM_OUT:-/tmp}/cgxfs-base.log" 2>&1 3>&- &
-  echo $! >"$BATS_FILE_TMPDIR/cgxfs.pid"
-  for _ in $(seq 200); do
-    [[ -e $VIEW/cpu,cpuacct/tasks ]] && return 0
-    sleep 0.1
-  done
-  echo "cgxfs did not serve $VIEW within 20 s; see ${VM_OUT:-/tmp}/cgxfs-base.log" >&3
-  return 1
+  view_start "$VIEW" cgxfs-base.log --base cgx
 }
 
 teardown_file() {
-  fusermount3 -u "$VIEW" 2>/dev/null || umount -l "$VIEW" 2>/dev/null || true
-  local pid
-  pid=$(cat "$BATS_FILE_TMPDIR/cgxfs.pid" 2>/dev/null) || return 0
-  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  kill -9 "$pid" 2>/dev/null || true
+  view_stop "$VIEW"
 }
 
 @test "the guest kernel is pure cgroup2: v1 controllers cannot be mounted" {

@@ -8,20 +8,14 @@
 VIEW=/run/cgx-view
 CG2=/sys/fs/cgroup
 
+load view
+
 setup_file() {
-  [[ -x ${CGX_BUILD:-}/bin/cgxfs ]] || { echo "CGX_BUILD/bin/cgxfs missing" >&3; return 1; }
-  mkdir -p "$VIEW"
-  "$CGX_BUILD/bin/cgxfs" --cgroup2 "$CG2" --base cgx -f "$VIEW" \
-    >"${VM_OUT:-/tmp}/cgxfs-controllers.log" 2>&1 3>&- &
-  echo $! >"$BATS_FILE_TMPDIR/cgxfs.pid"
-  for _ in $(seq 200); do [[ -e $VIEW/pids/tasks ]] && return 0; sleep 0.1; done
-  echo "cgxfs did not serve $VIEW" >&3
-  return 1
+  view_start "$VIEW" cgxfs-controllers.log --base cgx
 }
 
 teardown_file() {
-  fusermount3 -u "$VIEW" 2>/dev/null || umount -l "$VIEW" 2>/dev/null || true
-  kill "$(cat "$BATS_FILE_TMPDIR/cgxfs.pid")" 2>/dev/null || true
+  view_stop "$VIEW"
 }
 
 write_result() {

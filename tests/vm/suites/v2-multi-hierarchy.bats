@@ -7,21 +7,16 @@
 VIEW=/run/cgx-multi
 CG2=/sys/fs/cgroup
 
+load view
+
 setup_file() {
-  [[ -x ${CGX_BUILD:-}/bin/cgxfs ]] || { echo "CGX_BUILD/bin/cgxfs missing" >&3; return 1; }
-  mkdir -p "$VIEW"
   export DEPRECATIONS=$BATS_FILE_TMPDIR/deprecations.jsonl
-  "$CGX_BUILD/bin/cgxfs" --cgroup2 "$CG2" --base cgx --log "$DEPRECATIONS" -f "$VIEW" \
-    >"${VM_OUT:-/tmp}/cgxfs-multi.log" 2>&1 3>&- &
-  echo $! >"$BATS_FILE_TMPDIR/cgxfs.pid"
-  for _ in $(seq 200); do [[ -e $VIEW/pids/tasks ]] && return 0; sleep 0.1; done
-  echo "cgxfs did not serve $VIEW" >&3
-  return 1
+  view_start "$VIEW" cgxfs-multi.log --base cgx --log "$DEPRECATIONS"
 }
 
 teardown_file() {
-  fusermount3 -u "$VIEW" 2>/dev/null || umount -l "$VIEW" 2>/dev/null || true
-  kill "$(cat "$BATS_FILE_TMPDIR/cgxfs.pid")" 2>/dev/null || true
+  view_stop "$VIEW"
+  view_stop /run/cgx-cpu-first   # test 5's own, if it failed half-way
 }
 
 teardown() {
@@ -201,11 +196,8 @@ split_sum() {
 
 @test "with cpu outermost, a memory limit over two cpu groups holds its aggregate under load" {
   local view=/run/cgx-cpu-first
-  mkdir -p "$view"
-  "$CGX_BUILD/bin/cgxfs" --cgroup2 "$CG2" --base cgx-cpu-first --primary-order cpu \
-    --log "$BATS_TEST_TMPDIR/log" -f "$view" >"${VM_OUT:-/tmp}/cgxfs-cpu-first.log" 2>&1 3>&- &
-  local daemon=$!
-  for _ in $(seq 200); do [[ -e $view/memory/tasks ]] && break; sleep 0.1; done
+  view_start "$view" cgxfs-cpu-first.log --base cgx-cpu-first --primary-order cpu \
+    --log "$BATS_TEST_TMPDIR/log"
   mkdir "$view/cpu,cpuacct/a" "$view/cpu,cpuacct/b" "$view/memory/m"
   echo 64M >"$view/memory/m/memory.limit_in_bytes"
   # Two allocators of 48M each, one per cpu group: together past the 64M of m.
@@ -247,8 +239,7 @@ time.sleep(1000)' "$view" "$g" 3>&- &
   [ "$kills" -ge 1 ]
   [ "$(cat "$view/memory/m/memory.limit_in_bytes")" = 67108864 ]
   kill -9 "${pids[@]}" 2>/dev/null || true
-  fusermount3 -u "$view"
-  kill "$daemon" 2>/dev/null || true
+  view_stop "$view"
 }
 
 @test "release_agent runs with the group's path when its last task exits" {
