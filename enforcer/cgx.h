@@ -25,7 +25,8 @@ struct cgx_options {
 	const char *cgroup2; /* NULL: the cgroup2 mount found with libmount */
 	const char *base;    /* the one v2 directory managed, relative to the mount */
 	const char *hierarchies;
-	/* Controllers whose groups hold divergent leaves first ("cpu,memory"); NULL: the default. */
+	/* Controllers whose groups hold divergent leaves first ("cpu,memory"); NULL: the default.
+	 */
 	const char *primary_order;
 	/* The deprecation log file; NULL: CGX_DEFAULT_DEPRECATION_LOG, "": none. */
 	const char *deprecation_log;
@@ -44,6 +45,8 @@ struct cgx_ctx {
 	char controllers[256];
 	struct deprecation_log deprecations;
 	struct aggregate_state aggregates;
+	/* A directory of the mirror was found gone from v2: cgx_reconcile() is due. */
+	bool reconcile_wanted;
 };
 
 int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);
@@ -116,6 +119,12 @@ int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hi
 int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out);
 /* Opens the log file again (SIGHUP, after logrotate moved it). */
 int cgx_deprecation_reopen(struct cgx_ctx *ctx);
+
+/*
+ * Directories of the base removed behind the daemon's back by another tool:
+ * those carrying v1 groups are made again, leaves forgotten (reconcile.c).
+ */
+int cgx_reconcile(struct cgx_ctx *ctx);
 
 /* Aggregate limits over divergent folds (aggregate.c). */
 /* Splits each limit whose group's processes lie outside its directory; restores exact ones. */

@@ -15,7 +15,11 @@ int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
 
 	if (r < 0)
 		return r;
-	return v2_open_dir(ctx->base_fd, path);
+	r = v2_open_dir(ctx->base_fd, path);
+	/* Removed behind the daemon's back: the watcher repairs the mirror (reconcile.c). */
+	if (r == -ENOENT)
+		ctx->reconcile_wanted = true;
+	return r;
 }
 
 bool cgx_is_group(const struct v2_dir *dir, unsigned int hier)
@@ -167,7 +171,7 @@ undo:
 	return r;
 }
 
-static bool dir_is_any_group(const struct v2_dir *dir)
+bool dir_is_any_group(const struct v2_dir *dir)
 {
 	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
 		if (dir->group[h])
@@ -332,28 +336,31 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 }
 
 /*
- * The v2 knobs of a renamed group's new directories: every stored v1 value is
- * written again through its row, as the kernel would have kept it in place.
+ * The v2 knobs of a group's new directory (renamed, or made again after
+ * another tool removed it): every stored v1 value is written again through
+ * its row, as the kernel would have kept it in place.
  */
-static void replay_values(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
+void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
 {
 	const struct cgx_hier *h = &ctx->hiers.hier[hier];
 	const struct cgx_caller daemon = {getpid(), 0, 0};
 
-	for (size_t i = 0; i < map->nr; i++) {
-		struct v2_dir *dir = map->pairs[i].to;
+	for (unsigned int file = 0; file < h->nr_files; file++) {
+		const char *value = dir->group[hier]->values[file];
+		_cleanup_free_ char *copy = NULL;
 
-		for (unsigned int file = 0; file < h->nr_files; file++) {
-			const char *value = dir->group[hier]->values[file];
-			_cleanup_free_ char *copy = NULL;
-
-			if (!value || !h->files[file]->write || !(copy = strdup(value)))
-				continue;
-			if (cgx_file_write(ctx, dir, hier, file, &daemon, copy, strlen(copy)) < 0)
-				cgx_log(CGX_LOG_WARNING, "%s not carried to the renamed %s",
-					h->files[file]->name, dir->name);
-		}
+		if (!value || !h->files[file]->write || !(copy = strdup(value)))
+			continue;
+		if (cgx_file_write(ctx, dir, hier, file, &daemon, copy, strlen(copy)) < 0)
+			cgx_log(CGX_LOG_WARNING, "%s not carried to the new directory %s",
+				h->files[file]->name, dir->name);
 	}
+}
+
+static void replay_values(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
+{
+	for (size_t i = 0; i < map->nr; i++)
+		group_replay_values(ctx, map->pairs[i].to, hier);
 }
 
 static void undo_group_copy(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)

@@ -47,6 +47,9 @@ int relocate_leaves(struct cgx_ctx *ctx);
 int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir);
 /* Enables the base's controllers in @dir when it is inner, disables them when not. */
 int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
+bool dir_is_any_group(const struct v2_dir *dir);
+/* Writes every stored v1 value of @dir's group in @hier to its v2 files again. */
+void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 
 /* knob.c: v2 knobs behind v1 files. */
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);

@@ -18,6 +18,13 @@
  */
 #define RESCAN_INTERVAL_MS CGX_REBALANCE_INTERVAL_MS
 
+/*
+ * Every this many wake-ups the whole mirror is checked against v2 for
+ * directories another tool removed (one fstatat per directory); sooner when
+ * an operation found one gone.
+ */
+#define RECONCILE_EVERY 10
+
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -42,6 +49,8 @@ static void *watch_loop(void *arg)
 		{.fd = watcher->inotify_fd, .events = POLLIN},
 	};
 
+	unsigned int wakeups = 0;
+
 	for (;;) {
 		int r;
 
@@ -62,6 +71,9 @@ static void *watch_loop(void *arg)
 		}
 		if (fds[2].revents)
 			drain(watcher->inotify_fd);
+		if ((watcher->ctx->reconcile_wanted || ++wakeups % RECONCILE_EVERY == 0) &&
+		    (r = cgx_reconcile(watcher->ctx)) < 0)
+			cgx_log_errno(r, "cannot repair the mirror of the v2 tree");
 		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
 			cgx_log_errno(r, "cannot rebalance the split limits");
 		if (cgx_release_wanted(watcher->ctx)) {

@@ -51,7 +51,8 @@ remove_base() {
 	echo "scratch base $base left behind" >&2
 }
 
-common_setup() {
+# The scratch names of a test (base, mount point, logs), without a daemon.
+scratch_setup() {
 	CG2=$(cgroup2_mount)
 	[ -n "$CG2" ] || skip "no cgroup2 mount on this host"
 	BASE=cgx-test-$$-$RANDOM
@@ -60,6 +61,10 @@ common_setup() {
 	LOGDIR=$(mktemp -d /tmp/cgxfs-log.XXXXXX)
 	DEPRECATION_LOG=$LOGDIR/deprecations.jsonl
 	export CG2 BASE MNT LOGDIR DEPRECATION_LOG
+}
+
+common_setup() {
+	scratch_setup
 	start_cgxfs
 }
 

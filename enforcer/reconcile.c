@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The v2 tree changed behind the daemon's back: another tool removed a
+ * directory of the base (the kernel lets it once the directory holds no
+ * process and no child). The mirror must not go on pointing at it.
+ *
+ * A directory that carries v1 groups is made again from what the daemon
+ * keeps of them (their records, their values): a v1 group lives until it is
+ * removed through the view, and a restart must find it. It comes back empty,
+ * as it went, so it is no leaf any more; the next process written to it makes
+ * it one again with the leaf's settings. A directory of the daemon's own
+ * ("@tasks", a divergent leaf) that only held processes is forgotten. Each
+ * repair is logged.
+ */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
+{
+	_cleanup_close_ int fd = -1;
+	unsigned int nr_groups = 0;
+	char path[PATH_MAX];
+	int r;
+
+	if (tree_path(dir, true, path, sizeof(path)) < 0)
+		snprintf(path, sizeof(path), "%s", dir->name);
+	if (mkdirat(parent_fd, dir->name, 0755) < 0 && errno != EEXIST)
+		return cgx_log_errno(-errno,
+				     "v2 directory of %s removed behind cgxfs's back and "
+				     "cannot be made again",
+				     path);
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
+		if (!dir->group[h])
+			continue;
+		if ((r = state_save_group(ctx, fd, h, dir->group[h])) < 0)
+			return cgx_log_errno(r, "cannot record group %s again", path);
+		group_replay_values(ctx, dir, h);
+		nr_groups++;
+	}
+	cgx_log(CGX_LOG_WARNING,
+		"v2 directory of %s was removed behind cgxfs's back: made again for its %u "
+		"group(s)",
+		path, nr_groups);
+	return 0;
+}
+
+static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd);
+
+/* @dir is gone from v2, and with it everything below it. */
+static int repair(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (dir->leaf_tuple)
+		tree_clear_leaf(&ctx->tree, dir);
+	if (!dir_is_any_group(dir) && !dir->first_child) {
+		cgx_log(CGX_LOG_WARNING, "leaf %s was removed behind cgxfs's back: forgotten",
+			dir->name);
+		tree_remove_dir(&ctx->tree, dir);
+		return 0;
+	}
+	if ((r = dir_remake(ctx, parent_fd, dir)) < 0)
+		return r;
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	if ((r = reconcile_children(ctx, dir, fd)) < 0)
+		return r;
+	return dir_sync_controllers(ctx, dir);
+}
+
+static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
+{
+	struct v2_dir *child = dir->first_child;
+
+	while (child) {
+		/* repair() may free @child. */
+		struct v2_dir *next = child->next_sibling;
+		struct stat st;
+		int r;
+
+		if (fstatat(fd, child->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			_cleanup_close_ int child_fd = -1;
+
+			if (child->first_child) {
+				if ((child_fd = cgx_dir_open(ctx, child)) < 0)
+					return child_fd;
+				if ((r = reconcile_children(ctx, child, child_fd)) < 0)
+					return r;
+			}
+		} else if (errno != ENOENT) {
+			return -errno;
+		} else if ((r = repair(ctx, fd, child)) < 0) {
+			return r;
+		}
+		child = next;
+	}
+	return 0;
+}
+
+int cgx_reconcile(struct cgx_ctx *ctx)
+{
+	ctx->reconcile_wanted = false;
+	return reconcile_children(ctx, ctx->tree.base, ctx->base_fd);
+}
