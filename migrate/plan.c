@@ -79,6 +79,52 @@ static int node_of_group(struct plan *plan, const struct mig_group *group, unsig
 	return 0;
 }
 
+/* Called for each setting of a group the plan has a directory for, in report order. */
+typedef int setting_fn(struct plan *plan, unsigned int hier, const struct mig_group *group,
+		       unsigned int node, const struct mig_setting *setting, void *data);
+
+static int for_each_setting(struct plan *plan, setting_fn *fn, void *data)
+{
+	const struct mig_report *report = plan->report;
+
+	for (unsigned int h = 0; h < report->hiers.nr; h++) {
+		const struct mig_hier *hier = &report->hier[h];
+
+		for (unsigned int g = 0; g < hier->nr_groups; g++) {
+			const struct mig_group *group = &hier->groups[g];
+			unsigned int node;
+
+			if (!group->nr_settings || node_of_group(plan, group, &node) < 0)
+				continue;
+			for (unsigned int s = 0; s < group->nr_settings; s++) {
+				int r = fn(plan, h, group, node, &group->settings[s], data);
+
+				if (r < 0)
+					return r;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The controller a setting needs, in every directory above it (cgroup2's top-down rule). */
+static int need_controller(struct plan *plan, unsigned int hier, const struct mig_group *group,
+			   unsigned int node, const struct mig_setting *setting, void *data)
+{
+	const struct mig_report *report = plan->report;
+	unsigned int bit;
+
+	(void)hier;
+	(void)group;
+	(void)data;
+	if (!setting->v2_value || !setting->row->v2.file)
+		return 0;
+	bit = controller_bit(setting->row->v2.file);
+	for (int p = report->nodes[node].parent; p >= 0 && bit; p = report->nodes[p].parent)
+		plan->controllers[p] |= bit;
+	return 0;
+}
+
 static int plan_init(struct plan *plan, const struct mig_report *report)
 {
 	int r;
@@ -91,31 +137,7 @@ static int plan_init(struct plan *plan, const struct mig_report *report)
 		if ((r = strmap_put(&plan->node_by_path, report->nodes[n].path,
 				    (void *)(uintptr_t)(n + 1))) < 0)
 			return r;
-	/* Each controller a setting needs, in every directory above it (cgroup2's top-down rule).
-	 */
-	for (unsigned int h = 0; h < report->hiers.nr; h++) {
-		const struct mig_hier *hier = &report->hier[h];
-
-		for (unsigned int g = 0; g < hier->nr_groups; g++) {
-			const struct mig_group *group = &hier->groups[g];
-			unsigned int node;
-
-			if (!group->nr_settings || node_of_group(plan, group, &node) < 0)
-				continue;
-			for (unsigned int s = 0; s < group->nr_settings; s++) {
-				const struct mig_setting *setting = &group->settings[s];
-				unsigned int bit;
-
-				if (!setting->v2_value || !setting->row->v2.file)
-					continue;
-				bit = controller_bit(setting->row->v2.file);
-				for (int p = report->nodes[node].parent; p >= 0 && bit;
-				     p = report->nodes[p].parent)
-					plan->controllers[p] |= bit;
-			}
-		}
-	}
-	return 0;
+	return for_each_setting(plan, need_controller, NULL);
 }
 
 static void plan_release(struct plan *plan)
@@ -165,41 +187,30 @@ static int echo_value(FILE *out, struct plan *plan, unsigned int node, const cha
 	return 0;
 }
 
+/* A setting as a comment saying what it was, and the echo of its v2 value. */
+static int shell_setting(struct plan *plan, unsigned int hier, const struct mig_group *group,
+			 unsigned int node, const struct mig_setting *setting, void *data)
+{
+	const char *v2_file = setting->row->v2.file;
+	FILE *out = data;
+
+	fprintf(out, "# %s:%s %s=", report_hier_name(plan->report, hier), group->path,
+		setting->row->name);
+	comment(out, setting->value);
+	if (setting->fate != FATE_EXACT || !setting->v2_value || !v2_file) {
+		fprintf(out, ": %s; ", mig_fate_name(setting->fate));
+		comment(out, setting_note(setting));
+	}
+	fputc('\n', out);
+	if (!setting->v2_value || !v2_file)
+		return 0;
+	return echo_value(out, plan, node, v2_file, setting->v2_value);
+}
+
 static int shell_settings(FILE *out, struct plan *plan)
 {
-	const struct mig_report *report = plan->report;
-	int r;
-
 	fputs("\n# The settings, converted by the table cgxfs uses.\n", out);
-	for (unsigned int h = 0; h < report->hiers.nr; h++) {
-		const struct mig_hier *hier = &report->hier[h];
-
-		for (unsigned int g = 0; g < hier->nr_groups; g++) {
-			const struct mig_group *group = &hier->groups[g];
-			unsigned int node;
-
-			if (!group->nr_settings || node_of_group(plan, group, &node) < 0)
-				continue;
-			for (unsigned int s = 0; s < group->nr_settings; s++) {
-				const struct mig_setting *setting = &group->settings[s];
-				const char *v2_file = setting->row->v2.file;
-
-				fprintf(out, "# %s:%s %s=", report_hier_name(report, h),
-					group->path, setting->row->name);
-				comment(out, setting->value);
-				if (setting->fate != FATE_EXACT || !setting->v2_value || !v2_file) {
-					fprintf(out, ": %s; ", mig_fate_name(setting->fate));
-					comment(out, setting_note(setting));
-				}
-				fputc('\n', out);
-				if (setting->v2_value && v2_file &&
-				    (r = echo_value(out, plan, node, v2_file, setting->v2_value)) <
-					    0)
-					return r;
-			}
-		}
-	}
-	return 0;
+	return for_each_setting(plan, shell_setting, out);
 }
 
 static void shell_moves(FILE *out, const struct mig_report *report)
