@@ -493,6 +493,10 @@ static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t l
 }
 
 #define MAX_BYTES "9223372036854771712\n"
+/* Why every memory.kmem.* counter and limit has no v2 file. */
+#define KMEM_GONE                                                                                  \
+	"kernel memory is always charged to memory.max in cgroup2; the separate kmem limit is "    \
+	"gone"
 
 static const struct v1_file memory_files[] = {
 	{.name = "cgroup.event_control",
@@ -514,20 +518,17 @@ static const struct v1_file memory_files[] = {
 	 .mode = 0644,
 	 .read = zero_read,
 	 .write = v1_write_accepted,
-	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
-		       "kmem limit is gone")},
+	 .v2 = V2_NONE(KMEM_GONE)},
 	{.name = "memory.kmem.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
 	 .write = ignored_limit_write,
-	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
-		       "kmem limit is gone")},
+	 .v2 = V2_NONE(KMEM_GONE)},
 	{.name = "memory.kmem.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = zero_read,
 	 .write = v1_write_accepted,
-	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
-		       "kmem limit is gone")},
+	 .v2 = V2_NONE(KMEM_GONE)},
 	{.name = "memory.kmem.slabinfo",
 	 .mode = 0444,
 	 .read = empty_read,
@@ -536,8 +537,7 @@ static const struct v1_file memory_files[] = {
 	 .mode = 0644,
 	 .read = zero_read,
 	 .write = v1_write_accepted,
-	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
-		       "kmem limit is gone")},
+	 .v2 = V2_NONE(KMEM_GONE)},
 	{.name = "memory.kmem.tcp.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
@@ -547,8 +547,7 @@ static const struct v1_file memory_files[] = {
 	 .mode = 0644,
 	 .read = zero_read,
 	 .write = v1_write_accepted,
-	 .v2 = V2_NONE("kernel memory is always charged to memory.max in cgroup2; the separate "
-		       "kmem limit is gone")},
+	 .v2 = V2_NONE(KMEM_GONE)},
 	{.name = "memory.kmem.tcp.usage_in_bytes",
 	 .mode = 0444,
 	 .read = zero_read,
