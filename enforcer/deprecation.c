@@ -359,7 +359,7 @@ static bool divergence_first_seen(struct deprecation_seen *seen, const char *key
 static void check_divergent_tree(struct cgx_ctx *ctx, const struct cgx_caller *caller,
 				 unsigned int hier, struct v2_dir *group)
 {
-	char path[PATH_MAX], key[PATH_MAX + 16], detail[PATH_MAX + 512];
+	char path[PATH_MAX], key[PATH_MAX + 16], detail[PATH_MAX + 1024];
 
 	group_path(group, path, sizeof(path));
 	for (unsigned int other = 0; other < ctx->hiers.nr; other++) {

@@ -71,7 +71,7 @@ struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t g
 
 int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struct v1_group *group)
 {
-	char name[256], value[128];
+	char name[512], value[128];
 	int len;
 
 	snprintf(name, sizeof(name), XATTR_GROUP "%s", ctx->hiers.hier[hier].proc_name);
@@ -108,7 +108,7 @@ int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
 {
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
 	const char *proc_name = ctx->hiers.hier[hier].proc_name;
-	char group_name[256];
+	char group_name[512];
 	int r;
 
 	/* The group marker goes first: without it, leftovers are ignored on load. */

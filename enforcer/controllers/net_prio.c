@@ -46,7 +46,7 @@ static int netdevs_list(struct netdev **devs, size_t *nr)
 			return -ENOMEM;
 		}
 		list = grown;
-		snprintf(list[n].name, sizeof(list[n].name), "%s", entry->d_name);
+		snprintf(list[n].name, sizeof(list[n].name), "%.*s", IFNAMSIZ, entry->d_name);
 		list[n].ifindex = 0;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", entry->d_name);
 		if ((f = fopen(path, "re"))) {
