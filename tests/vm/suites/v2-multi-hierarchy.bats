@@ -225,6 +225,7 @@ time.sleep(1000)' "$view" "$g" 3>&- &
     for d in "$CG2/cgx-cpu-first/m" "$CG2"/cgx-cpu-first/[ab]/@memory=m; do
       parts=$((parts + $(cat "$d/memory.max")))
       usage=$((usage + $(cat "$d/memory.current")))
+      echo "  ${d#"$CG2"/}: max $(cat "$d/memory.max") current $(cat "$d/memory.current") procs $(wc -l <"$d/cgroup.procs")"
     done
     echo "parts $parts usage $usage"
     [ "$parts" -le $((64 << 20)) ]
