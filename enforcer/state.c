@@ -178,6 +178,13 @@ const char *cgx_value_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned in
 	return cgx_value_get(ctx, dir, hier, file);
 }
 
+const char *stored_values_get(const struct v1_values *values, const char *file)
+{
+	const struct stored_values *g = (const struct stored_values *)values;
+
+	return cgx_value_named(g->ctx, g->dir, g->hier, file);
+}
+
 int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 			const char *name, const char *text)
 {
