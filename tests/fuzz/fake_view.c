@@ -14,6 +14,8 @@
 /* The view being fuzzed: the write_file_at wrapper has no other way to reach it. */
 static const struct fake_view *current;
 
+#define ALL_CONTROLLERS "cpuset cpu io memory hugetlb pids rdma misc\n"
+
 struct file_value {
 	const char *name, *value;
 };
@@ -25,7 +27,7 @@ static const struct file_value group_files[] = {
 	{"cgroup.events", "populated 0\nfrozen 0\n"},
 	{"cgroup.freeze", "0\n"},
 	{"cgroup.subtree_control", ""},
-	{"cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n"},
+	{"cgroup.controllers", ALL_CONTROLLERS},
 	{"cpu.max", "max 100000\n"},
 	{"cpu.max.burst", "0\n"},
 	{"cpu.weight", "100\n"},
@@ -75,8 +77,8 @@ static const struct file_value root_files[] = {
 	{"misc.capacity", "sev 509\nsev_es 0\n"},
 	{"memory.stat", "anon 0\nfile 4096\n"},
 	{"cpu.stat", "usage_usec 5000\nuser_usec 3000\nsystem_usec 2000\n"},
-	{"cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n"},
-	{"cgroup.subtree_control", "cpuset cpu io memory hugetlb pids rdma misc\n"},
+	{"cgroup.controllers", ALL_CONTROLLERS},
+	{"cgroup.subtree_control", ALL_CONTROLLERS},
 };
 
 static int write_new(int dirfd, const char *name, const char *value)
@@ -169,6 +171,19 @@ int fake_mount_create(struct fake_view *view)
 	return r < 0 ? r : fake_dir_populate(view, FAKE_BASE);
 }
 
+int fake_set_controllers(struct fake_view *view, const char *controllers)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s/" FAKE_BASE, view->mount);
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	r = write_new(fd, "cgroup.controllers", controllers ? controllers : ALL_CONTROLLERS);
+	close(fd);
+	return r;
+}
+
 int fake_view_open(struct fake_view *view)
 {
 	struct cgx_options options = {
@@ -225,4 +240,14 @@ int __wrap_write_file_at(int dirfd, const char *name, const char *data, size_t l
 	if (n < 0)
 		return -errno;
 	return (size_t)n == len ? 0 : -EIO;
+}
+
+size_t fuzz_record_len(const uint8_t *data, const uint8_t *end, size_t header)
+{
+	const uint8_t *nul;
+
+	if ((size_t)(end - data) <= header)
+		return end - data;
+	nul = memchr(data + header, '\0', end - data - header);
+	return (nul ? nul : end) - data;
 }

@@ -13,6 +13,8 @@
 
 #include "cgx.h"
 
+#include <stdint.h>
+
 #define FAKE_BASE "cgx.view"
 
 struct fake_view {
@@ -30,10 +32,20 @@ struct fake_view {
 int fake_mount_create(struct fake_view *view);
 /* Gives directory @relpath (below the mount, made if missing) every v2 file of a group. */
 int fake_dir_populate(struct fake_view *view, const char *relpath);
+/* What the base's cgroup.controllers lists; NULL: every controller (a hybrid host has none). */
+int fake_set_controllers(struct fake_view *view, const char *controllers);
 /* Opens the view on the stand-in mount (state_load included): the daemon's start. */
 int fake_view_open(struct fake_view *view);
 void fake_view_close(struct fake_view *view);
 /* The v2 directory of @dir relative to the mount ("cgx.view/g"). */
 int fake_dir_relpath(const struct v2_dir *dir, char *buf, size_t size);
+
+/*
+ * A fuzz input is records "HEADER TEXT" separated by NUL bytes, the HEADER
+ * bytes (selectors, which may be NUL themselves) taken as they are: the
+ * length of the record at @data, whose header is @header bytes, without its
+ * separator.
+ */
+size_t fuzz_record_len(const uint8_t *data, const uint8_t *end, size_t header);
 
 #endif

@@ -5,12 +5,13 @@
  * back, and as cgx-exec reads a leaf's tuple (exec/cgroup_lines.c). A daemon
  * killed mid-write, a disk error or another program may leave anything
  * there: the view either opens or fails with an errno, never with UB, and
- * what it opened serves every read.
+ * what it opened serves every read and write.
  *
  * An input is up to eight records separated by NUL bytes: "WHERE KIND ..."
  * puts one xattr on one directory of a stand-in cgroup2 tree (fake_view.h):
  * a group record, a stored value or file attribute of some row, a leaf's
- * tuple, an origin, the hierarchy list, or a name of its own. Beyond "no
+ * tuple, an origin, the hierarchy list, or a name of its own; or says which
+ * controllers the base has (none, as on a hybrid host). Beyond "no
  * crash": the hierarchies and the leaves' tuples the view loaded format
  * into text that parses back to the same.
  */
@@ -35,7 +36,8 @@
 /* The directories records land on; the view may add leaves below them. */
 static const char *const dirs[] = {FAKE_BASE, FAKE_BASE "/a", FAKE_BASE "/a/b", FAKE_BASE "/x"};
 
-enum kind { K_GROUP, K_VALUE, K_ATTR, K_TUPLE, K_ORIGIN, K_HIERS, K_RAW, NR_KINDS };
+/* K_CONTROLLERS is no xattr: what the base's cgroup.controllers lists (a hybrid host: none). */
+enum kind { K_GROUP, K_VALUE, K_ATTR, K_TUPLE, K_ORIGIN, K_HIERS, K_RAW, K_CONTROLLERS, NR_KINDS };
 
 static struct fixture {
 	struct fake_view view;
@@ -105,6 +107,8 @@ static int prepare_tree(void)
 		return -errno;
 	scrub(fd, "");
 	close(fd);
+	if ((r = fake_set_controllers(&fx.view, NULL)) < 0)
+		return r;
 	for (size_t i = 1; i < ARRAY_SIZE(dirs); i++) {
 		snprintf(path, sizeof(path), "%s/%s/cgroup.procs", fx.view.mount, dirs[i]);
 		if (stat(path, &st) < 0 && (r = fake_dir_populate(&fx.view, dirs[i])) < 0)
@@ -124,6 +128,22 @@ static const char *record_text(const uint8_t *data, size_t size, size_t skip, ch
 	memcpy(buf, data + (size > skip ? skip : size), len);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* WHERE KIND, then HIER for a group record, HIER FILE for a value or an attribute. */
+static size_t header_len(const uint8_t *data, const uint8_t *end)
+{
+	if (end - data < 2)
+		return end - data;
+	switch (data[1] % NR_KINDS) {
+	case K_GROUP:
+		return 3;
+	case K_VALUE:
+	case K_ATTR:
+		return 4;
+	default:
+		return 2;
+	}
 }
 
 static void put_record(const uint8_t *data, size_t size)
@@ -159,6 +179,9 @@ static void put_record(const uint8_t *data, size_t size)
 		snprintf(name, sizeof(name), "trusted.cgx.hierarchies");
 		record_text(data, size, 2, text, sizeof(text));
 		break;
+	case K_CONTROLLERS:
+		fake_set_controllers(&fx.view, record_text(data, size, 2, text, sizeof(text)));
+		return;
 	case K_ORIGIN:
 	case K_RAW: {
 		char *eq;
@@ -246,13 +269,35 @@ static bool named(const struct cgx_hier *hier)
 	return true;
 }
 
-static void read_tree(struct cgx_ctx *ctx, struct v2_dir *dir)
+/*
+ * Each file of the group written with its default: a write checks the new
+ * value against what the group's parent and children hold (cpu bandwidth,
+ * cpuset, memsw), so corrupt values elsewhere get read on the way.
+ */
+static void write_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h)
+{
+	const struct cgx_hier *hier = &ctx->hiers.hier[h];
+
+	for (unsigned int i = 0; i < hier->nr_files; i++) {
+		const struct v1_file *row = hier->files[i];
+
+		if (!row->write || !row->default_value || !strcmp(row->name, "tasks") ||
+		    !strcmp(row->name, "cgroup.procs") ||
+		    cgx_file_lookup(ctx, dir, h, row->name) < 0)
+			continue;
+		cgx_file_write(ctx, dir, h, i, &fx.view.caller, row->default_value,
+			       strlen(row->default_value));
+	}
+}
+
+static void visit_tree(struct cgx_ctx *ctx, struct v2_dir *dir,
+		       void (*fn)(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h))
 {
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
 		if (dir->group[h] && (dir->parent || named(&ctx->hiers.hier[h])))
-			read_group(ctx, dir, h);
+			fn(ctx, dir, h);
 	for (struct v2_dir *child = dir->first_child; child; child = child->next_sibling)
-		read_tree(ctx, child);
+		visit_tree(ctx, child, fn);
 }
 
 /* cgx-exec's reading of a tuple: /proc/PID/cgroup lines for this process. */
@@ -330,13 +375,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memset(fx.named, 0, sizeof(fx.named));
 	for (unsigned int n = 0; n < MAX_RECORDS && data < end; n++) {
-		const uint8_t *nul = memchr(data, '\0', end - data);
-		const uint8_t *stop = nul ? nul : end;
+		size_t len = fuzz_record_len(data, end, header_len(data, end));
 
-		put_record(data, stop - data);
-		if (stop - data >= 2 && data[1] % NR_KINDS == K_TUPLE)
-			record_text(data, stop - data, 2, tuple, sizeof(tuple));
-		data = stop + (stop < end);
+		put_record(data, len);
+		if (len >= 2 && data[1] % NR_KINDS == K_TUPLE)
+			record_text(data, len, 2, tuple, sizeof(tuple));
+		data += len + (data + len < end);
 	}
 	if ((r = fake_view_open(&fx.view)) < 0) {
 		if (r < -4095) {
@@ -347,7 +391,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_hierarchies(fx.view.ctx);
 	check_tuples(fx.view.ctx);
-	read_tree(fx.view.ctx, fx.view.ctx->tree.base);
+	visit_tree(fx.view.ctx, fx.view.ctx->tree.base, read_group);
 	{
 		_cleanup_strbuf_ struct strbuf limits = STRBUF_INIT;
 
@@ -355,6 +399,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cgx_aggregate_rebalance(fx.view.ctx);
 	}
 	exec_lines(fx.view.ctx, tuple);
+	visit_tree(fx.view.ctx, fx.view.ctx->tree.base, write_group);
 	fake_view_close(&fx.view);
 	return 0;
 }

@@ -264,11 +264,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	reset_values();
 	for (unsigned int n = 0; n < MAX_WRITES && data < end; n++) {
-		const uint8_t *nul = memchr(data, '\0', end - data);
-		const uint8_t *stop = nul ? nul : end;
+		size_t len = fuzz_record_len(data, end, 2);
 
-		one_write(data, stop - data);
-		data = stop + (stop < end);
+		one_write(data, len);
+		data += len + (data + len < end);
 	}
 	return 0;
 }

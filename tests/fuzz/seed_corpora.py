@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 
-K_GROUP, K_VALUE, K_ATTR, K_TUPLE, K_ORIGIN, K_HIERS, K_RAW = range(7)
+K_GROUP, K_VALUE, K_ATTR, K_TUPLE, K_ORIGIN, K_HIERS, K_RAW, K_CONTROLLERS = range(8)
 DIR_BASE, DIR_A, DIR_AB, DIR_X = range(4)
 
 
@@ -135,6 +135,12 @@ def state(binary, values, corpus):
                                            (stored + "name=jobs\tname=jobs\n").encode()))
     write(corpus, "origin", rec(DIR_BASE, K_ORIGIN, b"1.4242=/init.scope"))
     write(corpus, "raw", rec(DIR_A, K_RAW, b"group/cpu,cpuacct=0 0 755 0 0"))
+    # A hybrid host: cgroup2 without the v1 controllers, so no v2 write refuses the state.
+    write(corpus, "hybrid", b"\0".join([
+        rec(DIR_BASE, K_CONTROLLERS, b"memory pids\n"), group(DIR_A, "cpu,cpuacct"),
+        group(DIR_AB, "cpu,cpuacct"),
+        rec(DIR_AB, K_VALUE, *rows[("cpu,cpuacct", "cpu.cfs_quota_us")], b"50000\n"),
+        rec(DIR_AB, K_VALUE, *rows[("cpu,cpuacct", "cpu.cfs_period_us")], b"100000\n")]))
 
 
 def main():
