@@ -81,9 +81,10 @@ def v1_writes(binary, values, probes, corpus):
     together = [
         ("cfs", [("cpu", "cpu.cfs_period_us", 1, "50000"), ("cpu", "cpu.cfs_quota_us", 1, "25000"),
                  ("cpu", "cpu.cfs_quota_us", 2, "50000"), ("cpu", "cpu.cfs_burst_us", 1, "1000")]),
-        ("memsw", [("memory", "memory.memsw.limit_in_bytes", 1, "2G"),
-                   ("memory", "memory.limit_in_bytes", 1, "1G"),
-                   ("memory", "memory.limit_in_bytes", 2, "512M")]),
+        ("memsw", [("memory", "memory.limit_in_bytes", 1, "1G"),
+                   ("memory", "memory.memsw.limit_in_bytes", 1, "2G"),
+                   ("memory", "memory.limit_in_bytes", 2, "512M"),
+                   ("memory", "memory.memsw.limit_in_bytes", 1, "-1")]),
         ("cpuset", [("cpuset", "cpuset.cpus", 1, "0"), ("cpuset", "cpuset.mems", 1, "0"),
                     ("cpuset", "cpuset.cpus", 2, "0"), ("cpuset", "cpuset.cpu_exclusive", 1, "1")]),
         ("devices", [("devices", "devices.deny", 1, "a"),
@@ -92,6 +93,9 @@ def v1_writes(binary, values, probes, corpus):
         ("blkio", [("blkio", "blkio.throttle.read_bps_device", 1, "8:0 1048576"),
                    ("blkio", "blkio.throttle.write_iops_device", 1, "8:0 100")]),
     ]
+    # Files the reference shows empty (no resource on that machine).
+    together += [("misc", [("misc", "misc.max", 1, "sev 5"), ("misc", "misc.max", 1, "sev max")]),
+                 ("rdma", [("rdma", "rdma.max", 1, "mlx4_0 hca_handle=2 hca_object=2000")])]
     for name, writes in together:
         write(corpus, name, b"\0".join(bytes([row(f, h), d]) + v.encode()
                                         for h, f, d, v in writes))
