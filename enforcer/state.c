@@ -338,7 +338,8 @@ static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char 
 	if (!grown)
 		return -ENOMEM;
 	group->file_attrs = grown;
-	grown[group->nr_file_attrs++] = (struct v1_file_attr){file, uid, gid, mode};
+	/* Permission bits, as cgx_group_setattr() keeps them: FUSE adds the file type. */
+	grown[group->nr_file_attrs++] = (struct v1_file_attr){file, uid, gid, mode & 07777};
 	return 0;
 }
 

@@ -13,7 +13,8 @@
  * tuple, an origin, the hierarchy list, or a name of its own; or says which
  * controllers the base has (none, as on a hybrid host). Beyond "no
  * crash": the hierarchies and the leaves' tuples the view loaded format
- * into text that parses back to the same.
+ * into text that parses back to the same, and a mode read back is never
+ * more than permission bits.
  */
 #include "cgroup_lines.h"
 #include "fake_view.h"
@@ -237,14 +238,26 @@ static void check_tuples(struct cgx_ctx *ctx)
 	}
 }
 
+/* struct cgx_attr holds permission bits only: FUSE puts the file type above them. */
+static void check_attr(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h, int file)
+{
+	struct cgx_attr attr;
+
+	if (cgx_group_getattr(ctx, dir, h, file, &attr) == 0 && (attr.mode & ~07777)) {
+		fprintf(stderr, "%s of %s: mode %o is more than permission bits\n",
+			file < 0 ? "group" : ctx->hiers.hier[h].files[file]->name,
+			ctx->hiers.hier[h].proc_name, (unsigned int)attr.mode);
+		abort();
+	}
+}
+
 /* Every file of every group read, and every stored value through its row's converter. */
 static void read_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h)
 {
 	const struct cgx_hier *hier = &ctx->hiers.hier[h];
 	struct stored_values values = STORED_VALUES(ctx, dir, h);
-	struct cgx_attr attr;
 
-	cgx_group_getattr(ctx, dir, h, -1, &attr);
+	check_attr(ctx, dir, h, -1);
 	for (unsigned int i = 0; i < hier->nr_files; i++) {
 		_cleanup_strbuf_ struct strbuf out = STRBUF_INIT, v2 = STRBUF_INIT;
 		const struct v1_file *row = hier->files[i];
@@ -252,7 +265,7 @@ static void read_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h)
 
 		if (cgx_file_lookup(ctx, dir, h, row->name) < 0)
 			continue;
-		cgx_group_getattr(ctx, dir, h, (int)i, &attr);
+		check_attr(ctx, dir, h, (int)i);
 		if (strcmp(row->name, "tasks") && strcmp(row->name, "cgroup.procs"))
 			cgx_file_read(ctx, dir, h, i, &fx.view.caller, &out);
 		if (row->v2.convert && (text = cgx_value_get(ctx, dir, h, i)))

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/xattr.h>
 
+/* Each case makes a stand-in mount of its own. */
 static struct fake_view view;
 
 static int put(const char *dir, const char *name, const char *value)
@@ -43,6 +44,7 @@ static void cfs_period_zero(void)
 {
 	struct v2_dir *a;
 
+	CHECK_EQ_INT(fake_mount_create(&view), 0);
 	CHECK_EQ_INT(fake_set_controllers(&view, "memory pids\n"), 0);
 	CHECK_EQ_INT(fake_dir_populate(&view, FAKE_BASE "/a"), 0);
 	CHECK_EQ_INT(fake_dir_populate(&view, FAKE_BASE "/a/b"), 0);
@@ -60,12 +62,44 @@ static void cfs_period_zero(void)
 	fake_view_close(&view);
 }
 
+/*
+ * A file attribute record whose mode has more than permission bits: the
+ * type bits went into st_mode next to S_IFREG, and the file showed as a
+ * socket (S_IFREG | S_IFDIR). Only permission bits are kept, as chmod keeps them.
+ */
+static void attr_type_bits(void)
+{
+	struct cgx_attr attr = {0};
+	struct v2_dir *a;
+	int h, f;
+
+	CHECK_EQ_INT(fake_mount_create(&view), 0);
+	CHECK_EQ_INT(fake_dir_populate(&view, FAKE_BASE "/a"), 0);
+	CHECK_EQ_INT(put("a", "trusted.cgx.group/cpu,cpuacct", "0 0 40755 0 0"), 0);
+	CHECK_EQ_INT(put("a", "trusted.cgx.attr/cpu,cpuacct/cpu.shares", "7 8 140644"), 0);
+	CHECK_EQ_INT(fake_view_open(&view), 0);
+	if (!view.ctx)
+		return;
+	a = tree_child(view.ctx->tree.base, "a");
+	h = hier_set_find(&view.ctx->hiers, "cpu,cpuacct");
+	f = h < 0 ? -1 : v1_file_find(&view.ctx->hiers.hier[h], "cpu.shares");
+	CHECK(a && h >= 0 && f >= 0);
+	if (a && h >= 0 && f >= 0) {
+		CHECK_EQ_INT(cgx_group_getattr(view.ctx, a, h, f, &attr), 0);
+		CHECK_EQ_INT(attr.mode, 0644);
+		CHECK_EQ_INT(attr.uid, 7);
+		CHECK_EQ_INT(cgx_group_getattr(view.ctx, a, h, -1, &attr), 0);
+		CHECK_EQ_INT(attr.mode, 0755);
+	}
+	fake_view_close(&view);
+}
+
 int main(void)
 {
 	/* A corrupt value may convert into one cgroup2 refuses: EINVAL then, as the kernel says. */
 	view.lenient = true;
-	CHECK_EQ_INT(fake_mount_create(&view), 0);
 	cgx_log_set_level(CGX_LOG_ERR);
 	cfs_period_zero();
+	attr_type_bits();
 	return check_summary("corrupt_state");
 }
