@@ -62,20 +62,6 @@ struct plan {
 	size_t nr, cap;
 };
 
-struct group_values {
-	struct v1_values values;
-	struct cgx_ctx *ctx;
-	struct v2_dir *dir;
-	unsigned int hier;
-};
-
-static const char *group_value(const struct v1_values *values, const char *file)
-{
-	const struct group_values *g = (const struct group_values *)values;
-
-	return cgx_value_named(g->ctx, g->dir, g->hier, file);
-}
-
 /*
  * The v2 limit of group @dir of @h for @kind, from what v1 stored, through
  * the row's own converter: false when there is none (max).
@@ -85,7 +71,7 @@ static bool group_limit(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
 			unsigned long long *period)
 {
 	const struct cgx_hier *hier = &ctx->hiers.hier[h];
-	struct group_values values = {{group_value}, ctx, dir, h};
+	struct stored_values values = STORED_VALUES(ctx, dir, h);
 	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
 	const char *text;
 	int file = v1_file_find(hier, kind->v1_file);

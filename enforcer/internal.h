@@ -33,6 +33,20 @@ void state_origin_forget(struct cgx_ctx *ctx, pid_t pid);
 /* The origin of @pid: -ENODATA when none is kept. */
 int state_origin_get(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size);
 
+/* The stored values of group @dir of hierarchy @hier, as a row's converter asks for them. */
+struct stored_values {
+	struct v1_values values;
+	struct cgx_ctx *ctx;
+	struct v2_dir *dir;
+	unsigned int hier;
+};
+const char *stored_values_get(const struct v1_values *values, const char *file);
+#define STORED_VALUES(ctx, dir, hier)                                                              \
+	(struct stored_values)                                                                     \
+	{                                                                                          \
+		{stored_values_get}, ctx, dir, hier                                                \
+	}
+
 /* relocate.c: leaves and the processes in them. */
 /* The leaf of @tuple as the fold places it now, made when missing. */
 int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **leaf);

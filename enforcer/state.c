@@ -178,6 +178,13 @@ const char *cgx_value_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned in
 	return cgx_value_get(ctx, dir, hier, file);
 }
 
+const char *stored_values_get(const struct v1_values *values, const char *file)
+{
+	const struct stored_values *g = (const struct stored_values *)values;
+
+	return cgx_value_named(g->ctx, g->dir, g->hier, file);
+}
+
 int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 			const char *name, const char *text)
 {
@@ -331,7 +338,8 @@ static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char 
 	if (!grown)
 		return -ENOMEM;
 	group->file_attrs = grown;
-	grown[group->nr_file_attrs++] = (struct v1_file_attr){file, uid, gid, mode};
+	/* Permission bits, as cgx_group_setattr() keeps them: FUSE adds the file type. */
+	grown[group->nr_file_attrs++] = (struct v1_file_attr){file, uid, gid, mode & 07777};
 	return 0;
 }
 

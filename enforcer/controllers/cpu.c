@@ -6,6 +6,7 @@
  */
 #include "../internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,11 +34,41 @@ unsigned long long cpu_shares_to_weight(unsigned long long shares)
 	return weight > 10000 ? 10000 : (unsigned long long)weight;
 }
 
+/*
+ * A value cfs_set() stored: within the kernel's bounds, unless the state on
+ * the v2 tree was corrupted (by a crash, a disk, another program). Then it
+ * reads as the file's default, as if never written: a period of 0 would be
+ * a division by zero in cfs_ratio().
+ */
 static long long stored_ll(const struct v1_file_ctx *fc, struct v2_dir *dir, const char *name)
 {
+	static const struct {
+		const char *name;
+		long long min, max;
+	} bounds[] = {
+		{"cpu.cfs_quota_us", MIN_PERIOD_US, MAX_RUNTIME_US},
+		{"cpu.cfs_period_us", MIN_PERIOD_US, MAX_PERIOD_US},
+		{"cpu.cfs_burst_us", 0, MAX_RUNTIME_US},
+	};
+	const struct cgx_hier *hier = &fc->ctx->hiers.hier[fc->hier];
 	const char *text = cgx_value_named(fc->ctx, dir, fc->hier, name);
+	int file = v1_file_find(hier, name);
+	long long value;
+	char *end;
 
-	return text ? strtoll(text, NULL, 10) : 0;
+	if (file < 0)
+		return 0;
+	for (size_t i = 0; text && i < ARRAY_SIZE(bounds); i++) {
+		if (strcmp(name, bounds[i].name))
+			continue;
+		errno = 0;
+		value = strtoll(text, &end, 10);
+		if (!errno && end != text && (!*end || !strcmp(end, "\n")) &&
+		    ((value >= bounds[i].min && value <= bounds[i].max) ||
+		     (value == RUNTIME_INF && !strcmp(name, "cpu.cfs_quota_us"))))
+			return value;
+	}
+	return strtoll(hier->files[file]->default_value, NULL, 10);
 }
 
 /* to_ratio(): the bandwidth of quota/period, RUNTIME_INF for no limit. */
