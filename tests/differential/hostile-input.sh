@@ -30,8 +30,11 @@ mkdir $h/g
 ls_g() { ls -b $h/g | grep -v '^\(cgroup\|memory\|notify_on_release\|tasks\)' | tr '\n' ' '; }
 
 echo "## hostile group names (mkdir, then whether it is a directory)"
-n255=$(fill 255 n) n256=$(fill 256 n)
-for name in . .. tasks cgroup.procs memory.limit_in_bytes cpu.shares "$n255" "$n256" \
+# Not here: a name of 256 bytes or more. kernfs takes it, cgxfs answers
+# ENAMETOOLONG past NAME_MAX, as its cgroup2 directory names are built
+# within NAME_MAX (a known difference: tests/bats/hostile.bats).
+n255=$(fill 255 n)
+for name in . .. tasks cgroup.procs memory.limit_in_bytes cpu.shares "$n255" \
 	$'new\nline' $'tab\there' ' lead' 'trail ' '-dash' 'a:b' 'a,b' $'\xff\xfe' $'caf\xc3\xa9' '*' '?' '\' \
 	'cgroup.x' 'tasks2' '.hidden'; do
 	label=$(printf '%q' "$name")
@@ -40,7 +43,7 @@ for name in . .. tasks cgroup.procs memory.limit_in_bytes cpu.shares "$n255" "$n
 done
 echo "listing: $(ls_g)"
 echo "nested 255: $(try mkdir "$h/g/$n255/$n255") | $(try mkdir "$h/g/$n255/$n255/$n255")"
-echo "rename a:b to tasks: $(try mv -T "$h/g/a:b" "$h/g/tasks") | to ..: $(try mv -T "$h/g/a:b" "$h/g/..") | to 256 bytes: $(try mv -T "$h/g/a:b" "$h/g/$n256")"
+echo "rename a:b to tasks: $(try mv -T "$h/g/a:b" "$h/g/tasks") | to ..: $(try mv -T "$h/g/a:b" "$h/g/..")"
 echo "rename a:b to \$'\\n': $(try mv -T "$h/g/a:b" "$h/g/"$'\n') | now: $(ls_g)"
 sleep 1000 & sp=$!
 echo "move into the 255-byte group: $(pw "$h/g/$n255/tasks" '%d\n' $sp) lists: $(count $sp "$h/g/$n255/tasks")"

@@ -146,7 +146,6 @@ h=cpu,cpuacct
 chmod 666 $h/u/tasks $h/u/cgroup.procs
 spawn_as $B; pb=$pid
 spawn_as $A; pa=$pid
-sleep 0.2
 for f in tasks cgroup.procs; do
 	case_ A "move B's process via" $h/d/$f "echo $pb > $h/d/$f"
 	echo "  in d: $(ingroup $pb $h/d/$f)"
@@ -164,7 +163,10 @@ done
 pmix=$!; sleepers="$sleepers $pmix"
 (exec setpriv --ruid $A --euid $B --regid $B --clear-groups sleep 1000 </dev/null >/dev/null 2>&1) &
 pmix2=$!; sleepers="$sleepers $pmix2"
-sleep 0.2
+for _ in $(seq 100); do   # until both setprivs have exec'd sleep
+	[ "$(readlink /proc/$pmix/exe)$(readlink /proc/$pmix2/exe)" = /usr/bin/sleep/usr/bin/sleep ] && break
+	sleep 0.1
+done
 echo "uids of the targets: $(awk '/^Uid/ {print $2,$3,$4}' /proc/$pmix/status) / $(awk '/^Uid/ {print $2,$3,$4}' /proc/$pmix2/status)"
 case_ A "move (ruid B, euid=suid A) via" $h/d/tasks "echo $pmix > $h/d/tasks"
 case_ A "move (ruid A, euid=suid B) via" $h/d/tasks "echo $pmix2 > $h/d/tasks"
