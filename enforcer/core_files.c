@@ -88,6 +88,8 @@ const struct v1_file v1_core_files[] = {
 	 .flags = V1F_ROOT_ONLY,
 	 .default_value = "\n",
 	 .write = release_agent_write,
+	 /* cgroup1_base_files: PATH_MAX - 1, so a page-long path is already E2BIG. */
+	 .max_write_len = PATH_MAX - 1,
 	 .v2 = V2_EMULATED("cgx runs the agent on cgroup.events \"populated 0\"; in cgroup2, "
 			   "watch cgroup.events yourself")},
 	{.name = "tasks",

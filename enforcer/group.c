@@ -544,21 +544,29 @@ ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 {
 	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
 	struct v1_file_ctx fc = {ctx, dir, hier, file, caller};
-	char page[KERNFS_PAGE + 1];
+	size_t max = row->max_write_len ? row->max_write_len : KERNFS_PAGE;
+	_cleanup_free_ char *copy = NULL;
 	int r;
 
 	if (!row->write)
 		return -EINVAL;
-	/* kernfs hands a write handler at most a page, NUL-terminated; the rest is a short write.
+	/*
+	 * cgroup files set kernfs's atomic_write_len: a write(2) longer than
+	 * the file takes is refused whole, never cut. FUSE splits a long write
+	 * into requests of max_write bytes, far above a page, so the first one
+	 * is already too long and the caller sees E2BIG.
 	 */
-	if (len > KERNFS_PAGE)
-		len = KERNFS_PAGE;
-	memcpy(page, buf, len);
-	page[len] = '\0';
-	if ((r = row->write(&fc, page, len)) < 0)
+	if (len > max)
+		return -E2BIG;
+	/* kernfs hands the handler a NUL-terminated copy: a NUL inside ends the value. */
+	if (!(copy = malloc(len + 1)))
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	if ((r = row->write(&fc, copy, len)) < 0)
 		return r;
 	/* A rename carries values over as the daemon: no one's use to record. */
 	if (caller->tid != getpid())
-		deprecation_check_write(&fc, page);
+		deprecation_check_write(&fc, copy);
 	return (ssize_t)len;
 }

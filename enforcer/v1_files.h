@@ -108,13 +108,15 @@ struct v1_file {
 	const char *default_value;
 	/* Fills @out; NULL: the stored value or default_value. */
 	int (*read)(const struct v1_file_ctx *fc, struct strbuf *out);
-	/* @buf is NUL-terminated, at most a page, as the kernel hands it; NULL: -EINVAL. */
+	/* @buf is NUL-terminated, at most max_write_len, as the kernel hands it; NULL: -EINVAL. */
 	int (*write)(const struct v1_file_ctx *fc, char *buf, size_t len);
 	struct v1_v2_map v2;
 	/* What the handlers need to tell rows apart (a huge page size), as cftype->private. */
 	unsigned long private;
 	/* Whether this machine has the file (a huge page size it supports); NULL: always. */
 	bool (*present)(const struct v1_file *file);
+	/* cftype->max_write_len: a longer write(2) is E2BIG; 0: a page, as kernfs. */
+	size_t max_write_len;
 };
 
 /* A controller's rows (enforcer/controllers/NAME.c). */

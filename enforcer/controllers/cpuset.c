@@ -311,6 +311,9 @@ static int list_write(const struct v1_file_ctx *fc, char *buf, bool cpus)
 	return cpuset_commit(fc, name, text.buf);
 }
 
+/* cpuset.c's max_write_len: a list may name each of NR_CPUS (Debian's: 8192). */
+#define LIST_MAX_WRITE (100U + 6 * 8192)
+
 static int cpus_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	(void)len;
@@ -420,7 +423,8 @@ static const struct v1_file cpuset_files[] = {
 	 .default_value = "\n",
 	 .read = cpus_read,
 	 .write = cpus_write,
-	 .v2 = V2_SAME("cpuset.cpus")},
+	 .v2 = V2_SAME("cpuset.cpus"),
+	 .max_write_len = LIST_MAX_WRITE},
 	{.name = "cpuset.effective_cpus",
 	 .mode = 0444,
 	 .read = cpus_read,
@@ -456,7 +460,8 @@ static const struct v1_file cpuset_files[] = {
 	 .default_value = "\n",
 	 .read = mems_read,
 	 .write = mems_write,
-	 .v2 = V2_SAME("cpuset.mems")},
+	 .v2 = V2_SAME("cpuset.mems"),
+	 .max_write_len = LIST_MAX_WRITE},
 	FLAG_ROW("cpuset.sched_load_balance", "1\n",
 		 V2_NONE("cpuset.cpus.partition \"isolated\" turns load balancing off")),
 	{.name = "cpuset.sched_relax_domain_level",

@@ -69,3 +69,65 @@ user_write_result() {
 	[ "$(user_write_result "$MNT/cpu,cpuacct/release_agent" /tmp/agent)" = "Operation not permitted" ]
 	[ "$(cat "$MNT/cpu,cpuacct/release_agent")" = "" ]
 }
+
+# The rest pins answers of tests/differential/permission-matrix.sh, where a
+# v1 kernel gave them, on the host.
+
+# A sleep whose real and effective uids are $1 and $2 (saved = effective), in $pid.
+spawn_sleeper_as() {
+	(exec setpriv --ruid "$1" --euid "$2" --regid "$2" --clear-groups sleep 1000 \
+		</dev/null >/dev/null 2>&1) &
+	pid=$!
+	SLEEPERS="${SLEEPERS:-} $pid"
+	for _ in $(seq 50); do
+		[ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$(command -v sleep)")" ] && return
+		sleep 0.1
+	done
+}
+
+@test "a target's real or saved uid lets a user move it, its effective uid alone does not matter" {
+	other=$((TEST_UID + 1))
+	mkdir "$MNT/cpu,cpuacct/deleg"
+	chown "$TEST_USER" "$MNT/cpu,cpuacct/deleg/tasks"
+	spawn_sleeper_as "$other" "$TEST_UID"
+	saved_is_mine=$pid
+	spawn_sleeper_as "$TEST_UID" "$other"
+	real_is_mine=$pid
+	spawn_sleeper_as "$other" "$other"
+	not_mine=$pid
+	[ "$(user_write_result "$MNT/cpu,cpuacct/deleg/tasks" "$saved_is_mine")" = ok ]
+	[ "$(user_write_result "$MNT/cpu,cpuacct/deleg/tasks" "$real_is_mine")" = ok ]
+	[ "$(user_write_result "$MNT/cpu,cpuacct/deleg/tasks" "$not_mine")" = "Permission denied" ]
+	[ "$(sort -n "$MNT/cpu,cpuacct/deleg/tasks" | tr '\n' ' ')" = \
+		"$(printf '%s\n' "$saved_is_mine" "$real_is_mine" | sort -n | tr '\n' ' ')" ]
+}
+
+nocap() {
+	setpriv --inh-caps=-all --bounding-set=-all "$@"
+}
+
+@test "root without capabilities moves anyone (v1 checks euid 0) but may not set release_agent" {
+	mkdir "$MNT/memory/g"
+	spawn_sleeper_as "$TEST_UID" "$TEST_UID"
+	nocap bash -c "echo $pid > '$MNT/memory/g/tasks'"
+	[ "$(cat "$MNT/memory/g/tasks")" = "$pid" ]
+	run nocap bash -c "echo /bin/true > '$MNT/memory/release_agent'"
+	[[ $output == *"Operation not permitted"* ]]
+	[ "$(cat "$MNT/memory/release_agent")" = "" ]
+}
+
+@test "mode bits bind root only without CAP_DAC_OVERRIDE" {
+	mkdir "$MNT/memory/g"
+	chmod 000 "$MNT/memory/g/notify_on_release"
+	echo 1 >"$MNT/memory/g/notify_on_release"
+	[ "$(cat "$MNT/memory/g/notify_on_release")" = 1 ]
+	run nocap cat "$MNT/memory/g/notify_on_release"
+	[[ $output == *"Permission denied"* ]]
+	run setpriv --inh-caps=-all --bounding-set=-dac_override,-dac_read_search \
+		bash -c "echo 0 > '$MNT/memory/g/notify_on_release'"
+	[[ $output == *"Permission denied"* ]]
+	[ "$(cat "$MNT/memory/g/notify_on_release")" = 1 ]
+	# the owner may still chmod it back without any capability
+	nocap chmod 644 "$MNT/memory/g/notify_on_release"
+	[ "$(stat -c %a "$MNT/memory/g/notify_on_release")" = 644 ]
+}
