@@ -11,7 +11,9 @@
 
 #include <fuse_lowlevel.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -227,13 +229,16 @@ static int prepare_mountpoint(const char *mountpoint, bool *overlay)
 static int supervise(struct cgxfs_args *args, int argc, char **argv)
 {
 	_cleanup_free_ char **daemon_argv = calloc(argc + 2, sizeof(char *));
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], mountpoint[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	const char *deleted = " (deleted)";
 	int nr = 0;
 
 	if (!daemon_argv || n < 0)
 		return cgx_log_errno(n < 0 ? -errno : -ENOMEM, "cannot find the cgxfs binary");
+	/* The keeper leaves its cwd for / before it mounts. */
+	if (!realpath(args->mountpoint, mountpoint))
+		return cgx_log_errno(-errno, "cannot mount %s", args->mountpoint);
 	exe[n] = '\0';
 	if (n > (ssize_t)strlen(deleted) && !strcmp(exe + n - strlen(deleted), deleted))
 		exe[n - strlen(deleted)] = '\0';
@@ -242,7 +247,7 @@ static int supervise(struct cgxfs_args *args, int argc, char **argv)
 		if (strcmp(argv[i], "--supervise"))
 			daemon_argv[nr++] = argv[i];
 	return keeper_run(&(struct keeper_config){
-		.mountpoint = args->mountpoint,
+		.mountpoint = mountpoint,
 		.fuse_opts = args->fuse_opts,
 		.foreground = args->foreground,
 		.daemon_argv = daemon_argv,
@@ -291,6 +296,12 @@ int main(int argc, char **argv)
 		r = serve(ctx, &args, conn.fuse_fd >= 0 ? &conn : NULL);
 	}
 out:
+	/*
+	 * With systemd's store the mount outlives this daemon, and a restarted
+	 * one did not lay the overlay it sits in: it goes with the mount only.
+	 */
+	if (args.fdstore && conn.fuse_fd >= 0)
+		overlay = !conn_alive(&conn) && !strncmp(args.mountpoint, "/sys/fs/", 8);
 	/* Only an overlay this daemon owns: another cgxfs may serve under /sys/fs too. */
 	if (overlay)
 		sysfs_overlay_teardown();
