@@ -195,7 +195,7 @@ int conn_attach(struct fuse_session *se, const struct conn *conn)
 	if (write(conn->fuse_fd, &resend, sizeof(resend)) != sizeof(resend))
 		cgx_log(CGX_LOG_INFO,
 			"the kernel cannot resend requests (%s): one a killed daemon read but did "
-			"not answer would wait until its task is killed",
+			"not answer waits, uninterruptibly, until the connection ends",
 			strerror(errno));
 	return 0;
 }
