@@ -138,8 +138,10 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		r = -ENOMEM;
 		goto undo;
 	}
-	if ((fd = cgx_dir_open(ctx, dir)) < 0 || (r = state_save_group(ctx, fd, hier, group)) < 0) {
-		r = fd < 0 ? fd : r;
+	/* The id goes into the record: a restarted daemon answers for the same inode. */
+	if ((r = state_new_id(ctx, &group->id)) < 0 || (fd = cgx_dir_open(ctx, dir)) < 0 ||
+	    (r = state_save_group(ctx, fd, hier, group)) < 0) {
+		r = r < 0 ? r : fd;
 		cgx_log_errno(r, "cannot record group %s of %s", name, h->dir_name);
 		goto undo;
 	}

@@ -44,8 +44,12 @@ int cgx_hierarchy_add(struct cgx_ctx *ctx, const char *name, const struct cgx_ca
 		r = -ENOMEM;
 		goto undo;
 	}
-	if ((r = tree_attach_group(&ctx->tree, ctx->tree.base, h, root)) < 0) {
+	/* Its root's record keeps its inode number for a restarted daemon. */
+	if ((r = state_new_id(ctx, &root->id)) < 0 ||
+	    (r = state_save_group(ctx, ctx->base_fd, h, root)) < 0 ||
+	    (r = tree_attach_group(&ctx->tree, ctx->tree.base, h, root)) < 0) {
 		v1_group_free(root);
+		state_drop_group(ctx, ctx->base_fd, h);
 		goto undo;
 	}
 	ctx->tree.nr_hier = ctx->hiers.nr;

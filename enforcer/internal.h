@@ -19,6 +19,8 @@ int state_load_hierarchies(int base_fd, struct cgx_hier_set *set);
 int state_save_hierarchies(struct cgx_ctx *ctx);
 struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t gid, mode_t mode);
 int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struct v1_group *group);
+/* An id no group of this base ever had, reserved on the base before it is handed out. */
+int state_new_id(struct cgx_ctx *ctx, uint64_t *id);
 /* The group record with every value and file attribute, as a rename carries them over. */
 int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
 			 const struct v1_group *group);

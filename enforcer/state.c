@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The state of a view lives on the kernel's objects (DESIGN 3, rule 8):
- *   trusted.cgx.group/H             "uid gid mode creator_uid creator_gid": v1 group of H here
+ *   trusted.cgx.group/H             "uid gid mode creator_uid creator_gid id": v1 group of H here
  *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
  *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
  *   trusted.cgx.origin/PID.START    on the base: the cgroup2 path PID came from
  *   trusted.cgx.hierarchies         on the base: the hierarchies, once one was made or removed
+ *   trusted.cgx.next-id             on the base: no group id at or above it was handed out
  * Every change is written here before it is answered, so a daemon killed at
  * any point restarts into the same view.
  */
@@ -18,12 +19,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define XATTR_GROUP  "trusted.cgx.group/"
-#define XATTR_VALUE  "trusted.cgx.val/"
-#define XATTR_ATTR   "trusted.cgx.attr/"
-#define XATTR_TUPLE  "trusted.cgx.tuple"
-#define XATTR_ORIGIN "trusted.cgx.origin/"
-#define XATTR_HIERS  "trusted.cgx.hierarchies"
+#define XATTR_GROUP   "trusted.cgx.group/"
+#define XATTR_VALUE   "trusted.cgx.val/"
+#define XATTR_ATTR    "trusted.cgx.attr/"
+#define XATTR_TUPLE   "trusted.cgx.tuple"
+#define XATTR_ORIGIN  "trusted.cgx.origin/"
+#define XATTR_HIERS   "trusted.cgx.hierarchies"
+#define XATTR_NEXT_ID "trusted.cgx.next-id"
+
+/*
+ * Group ids are the view's inode numbers, which the kernel keeps across a
+ * daemon restart on the same connection (cgxfs --supervise): a group keeps
+ * its id in its record, and ids are reserved on the base a block at a time
+ * so that a restarted daemon never hands out again the id of a group
+ * removed earlier, which a process's cwd may still name.
+ */
+#define ID_BLOCK 1024
 
 struct pending_tuple {
 	struct v2_dir *dir;
@@ -75,9 +86,28 @@ int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struc
 	int len;
 
 	snprintf(name, sizeof(name), XATTR_GROUP "%s", ctx->hiers.hier[hier].proc_name);
-	len = snprintf(value, sizeof(value), "%u %u %o %u %u", group->uid, group->gid, group->mode,
-		       group->creator_uid, group->creator_gid);
+	len = snprintf(value, sizeof(value), "%u %u %o %u %u %llu", group->uid, group->gid,
+		       group->mode, group->creator_uid, group->creator_gid,
+		       (unsigned long long)group->id);
 	return v2_xattr_set(fd, name, value, len);
+}
+
+int state_new_id(struct cgx_ctx *ctx, uint64_t *id)
+{
+	struct v2_tree *tree = &ctx->tree;
+
+	if (tree->next_id >= tree->id_reserved) {
+		uint64_t reserve = tree->next_id + ID_BLOCK;
+		char text[32];
+		int len = snprintf(text, sizeof(text), "%llu", (unsigned long long)reserve);
+		int r = v2_xattr_set(ctx->base_fd, XATTR_NEXT_ID, text, len);
+
+		if (r < 0)
+			return cgx_log_errno(r, "cannot reserve group ids");
+		tree->id_reserved = reserve;
+	}
+	*id = tree->next_id++;
+	return 0;
 }
 
 int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
@@ -302,18 +332,27 @@ static int load_group_marker(struct cgx_ctx *ctx, struct v2_dir *dir, const char
 			     const char *value)
 {
 	unsigned int uid, gid, mode, cuid, cgid;
+	unsigned long long id = 0;
 	struct v1_group *group;
 	int h = hier_set_find(&ctx->hiers, proc_name);
+	int n;
 
 	if (h < 0)
 		return 0; /* a hierarchy this view does not show: left as it is */
-	if (sscanf(value, "%u %u %o %u %u", &uid, &gid, &mode, &cuid, &cgid) != 5)
+	n = sscanf(value, "%u %u %o %u %u %llu", &uid, &gid, &mode, &cuid, &cgid, &id);
+	if (n != 5 && n != 6)
 		return cgx_log_errno(-EINVAL, "corrupt group record %s on %s", proc_name,
 				     dir->name);
 	if (!(group = state_new_group(&ctx->hiers.hier[h], uid, gid, mode)))
 		return -ENOMEM;
 	group->creator_uid = cuid;
 	group->creator_gid = cgid;
+	/* A record of an older daemon, or a copied one: a new id, stored once all are loaded. */
+	group->id = id;
+	if (!id || id & ~CGX_GROUP_ID_MASK || tree_group_by_id(&ctx->tree, id)) {
+		group->id = 0;
+		group->id_unsaved = true;
+	}
 	tree_drop_group(&ctx->tree, dir, h);
 	return tree_attach_group(&ctx->tree, dir, h, group);
 }
@@ -455,11 +494,49 @@ static void prune_strays(struct cgx_ctx *ctx, struct v2_dir *dir)
 	}
 }
 
+/* Groups loaded or made without a stored id get one now that every stored id is known. */
+static int save_new_ids(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	int r;
+
+	v2_dir_for_each_child (child, dir)
+		if ((r = save_new_ids(ctx, child)) < 0)
+			return r;
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
+		struct v1_group *group = dir->group[h];
+		_cleanup_close_ int fd = -1;
+		uint64_t id;
+
+		if (!group || !group->id_unsaved)
+			continue;
+		if ((r = state_new_id(ctx, &id)) < 0)
+			return r;
+		tree_reindex_group(&ctx->tree, group, id);
+		if ((fd = cgx_dir_open(ctx, dir)) < 0 ||
+		    (r = state_save_group(ctx, fd, h, group)) < 0)
+			return fd < 0 ? fd : r;
+		group->id_unsaved = false;
+	}
+	return 0;
+}
+
+static void load_next_id(struct cgx_ctx *ctx)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	unsigned long long stored;
+
+	if (v2_xattr_get(ctx->base_fd, XATTR_NEXT_ID, &text) == 0 &&
+	    sscanf(text.buf, "%llu", &stored) == 1 && stored > ctx->tree.next_id &&
+	    stored <= CGX_GROUP_ID_MASK)
+		ctx->tree.next_id = stored;
+}
+
 int state_load(struct cgx_ctx *ctx)
 {
 	struct pending_tuple *pending = NULL;
 	int r;
 
+	load_next_id(ctx);
 	r = load_subtree(ctx, ctx->tree.base, ctx->base_fd, &pending);
 	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
 		if (ctx->tree.base->group[h])
@@ -467,8 +544,14 @@ int state_load(struct cgx_ctx *ctx)
 		/* kernfs_create_root(): a hierarchy's root directory is 0555. */
 		struct v1_group *root = state_new_group(&ctx->hiers.hier[h], 0, 0, 0555);
 
+		if (root)
+			root->id_unsaved = true;
 		r = root ? tree_attach_group(&ctx->tree, ctx->tree.base, h, root) : -ENOMEM;
 	}
+	/* Every id stored is known: what is handed out from here on was never seen. */
+	ctx->tree.id_reserved = ctx->tree.next_id;
+	if (r == 0)
+		r = save_new_ids(ctx, ctx->tree.base);
 	while (pending) {
 		struct pending_tuple *p = pending;
 		struct tuple tuple;

@@ -60,16 +60,20 @@ int tree_attach_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hie
 {
 	int r;
 
-	if (!group->id) {
+	if (!group->id)
+		group->id = tree->next_id;
+	/* A new group, or one loaded with the id it was stored with: indexed under it. */
+	if (tree_group_by_id(tree, group->id) != group) {
 		unsigned int b;
 
 		if (tree->nr_groups + 1 > tree->nr_id_buckets && (r = tree_grow_ids(tree)) < 0)
 			return r;
-		group->id = tree->next_id++;
 		b = id_bucket(tree, group->id);
 		group->id_next = tree->id_buckets[b];
 		tree->id_buckets[b] = group;
 		tree->nr_groups++;
+		if (group->id >= tree->next_id)
+			tree->next_id = group->id + 1;
 	}
 	group->dir = dir;
 	group->hier = hier;
@@ -87,21 +91,38 @@ struct v1_group *tree_detach_group(struct v2_dir *dir, unsigned int hier)
 	return group;
 }
 
+/* A group never attached (as unit tests make them) is in no bucket: nothing to do. */
+static void tree_unindex_group(struct v2_tree *tree, struct v1_group *group)
+{
+	struct v1_group **link;
+
+	if (!tree->nr_id_buckets)
+		return;
+	link = &tree->id_buckets[id_bucket(tree, group->id)];
+	while (*link && *link != group)
+		link = &(*link)->id_next;
+	if (!*link)
+		return;
+	*link = group->id_next;
+	tree->nr_groups--;
+}
+
 void tree_drop_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier)
 {
 	struct v1_group *group = tree_detach_group(dir, hier);
 
 	if (!group)
 		return;
-	if (group->id) {
-		struct v1_group **link = &tree->id_buckets[id_bucket(tree, group->id)];
-
-		while (*link != group)
-			link = &(*link)->id_next;
-		*link = group->id_next;
-		tree->nr_groups--;
-	}
+	tree_unindex_group(tree, group);
 	v1_group_free(group);
+}
+
+void tree_reindex_group(struct v2_tree *tree, struct v1_group *group, uint64_t id)
+{
+	tree_unindex_group(tree, group);
+	group->id = id;
+	/* Cannot fail: the bucket array held it a moment ago. */
+	tree_attach_group(tree, group->dir, group->hier, group);
 }
 
 struct v1_group *tree_group_by_id(const struct v2_tree *tree, uint64_t id)

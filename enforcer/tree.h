@@ -33,6 +33,8 @@ struct v1_group {
 	 * another v2 directory: the basis of its inode numbers.
 	 */
 	uint64_t id;
+	/* Loaded from a record without an id, or made at load: state.c stores one. */
+	bool id_unsaved;
 	struct v1_group *id_next;
 	struct v2_dir *dir;
 	unsigned int hier;
@@ -79,7 +81,10 @@ struct v2_tree {
 	unsigned int nr_id_buckets;
 	unsigned int nr_dirs;
 	unsigned int nr_groups;
+	/* Above every id handed out, now or by an earlier daemon on this base. */
 	uint64_t next_id;
+	/* Ids below this may be in use by the kernel: next_id past it is stored first. */
+	uint64_t id_reserved;
 	struct v2_dir *leaves;
 	unsigned int nr_hier;
 };
@@ -95,7 +100,10 @@ int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_nam
 /* Unlinks and frees @dir, which must have no children. */
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir);
 struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name);
-/* Makes @group hierarchy @hier's group at @dir; a new group gets its id here. */
+/*
+ * Makes @group hierarchy @hier's group at @dir. A group with no id gets
+ * next_id; one with an id (state_new_id, or loaded) is indexed under it.
+ */
 int tree_attach_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier,
 		      struct v1_group *group);
 /* Takes the group of @hier off @dir, keeping its id (for a rename); returns it. */
@@ -103,6 +111,11 @@ struct v1_group *tree_detach_group(struct v2_dir *dir, unsigned int hier);
 /* Detaches, forgets and frees the group of @hier at @dir. */
 void tree_drop_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier);
 struct v1_group *tree_group_by_id(const struct v2_tree *tree, uint64_t id);
+/* Gives the indexed @group the id @id. */
+void tree_reindex_group(struct v2_tree *tree, struct v1_group *group, uint64_t id);
+
+/* Ids fit below the view's inode flag bits, with 8 bits left for a file index. */
+#define CGX_GROUP_ID_MASK ((1ULL << 54) - 1)
 
 int tree_set_leaf(struct v2_tree *tree, struct v2_dir *dir, const struct tuple *tuple);
 void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir);

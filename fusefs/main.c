@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* cgxfs: mounts a cgroup v1 multi-hierarchy view folded into one cgroup2 tree. */
+#include "conn.h"
+#include "keeper.h"
 #include "notify.h"
 #include "ops.h"
 #include "sysfs_overlay.h"
@@ -9,10 +11,13 @@
 
 #include <fuse_lowlevel.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define DEFAULT_MOUNTPOINT "/sys/fs/cgroup-compat"
 
@@ -22,6 +27,8 @@ struct cgxfs_args {
 	const char *fuse_opts;
 	bool foreground;
 	bool debug;
+	bool supervise;
+	bool fdstore;
 };
 
 static void usage(FILE *out)
@@ -39,6 +46,10 @@ static void usage(FILE *out)
 		"                      misc,cpuset)\n"
 		"  --log FILE          the deprecation log, JSON Lines (default\n"
 		"                      " CGX_DEFAULT_DEPRECATION_LOG "; \"\" for none)\n"
+		"  --supervise         keep the mount across daemon restarts: a keeper\n"
+		"                      holds the FUSE connection and restarts the daemon\n"
+		"  --fdstore           keep the FUSE connection in systemd's file\n"
+		"                      descriptor store (FileDescriptorStoreMax=)\n"
 		"  -f, --foreground    stay in the foreground\n"
 		"  -d, --debug         log every request (implies -f)\n"
 		"  -o OPTIONS          further FUSE mount options\n"
@@ -54,6 +65,8 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"hierarchies", required_argument, NULL, 'H'},
 		{"log", required_argument, NULL, 'L'},
 		{"primary-order", required_argument, NULL, 'P'},
+		{"supervise", no_argument, NULL, 'S'},
+		{"fdstore", no_argument, NULL, 'F'},
 		{"foreground", no_argument, NULL, 'f'},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
@@ -79,6 +92,12 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 			break;
 		case 'P':
 			args->model.primary_order = optarg;
+			break;
+		case 'S':
+			args->supervise = true;
+			break;
+		case 'F':
+			args->fdstore = true;
 			break;
 		case 'f':
 			args->foreground = true;
@@ -125,12 +144,18 @@ static bool clear_dead_mount(const char *mountpoint)
 	return false;
 }
 
-static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args)
+/*
+ * Serves the view until unmounted or signalled. With @conn, on a FUSE
+ * connection mounted by someone else (a keeper, or systemd's store): no
+ * mount, no unmount and no fork of its own.
+ */
+static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args, const struct conn *conn)
 {
 	char mount_opts[1024];
 	char *fuse_argv[] = {"cgxfs", "-o", mount_opts, args->debug ? "-d" : NULL, NULL};
 	struct fuse_args fuse_args = FUSE_ARGS_INIT(args->debug ? 4 : 3, fuse_argv);
 	struct fuse_loop_config *loop_config = NULL;
+	struct cgxfs fs = {.ctx = ctx};
 	struct watcher watcher;
 	struct fuse_session *se;
 	int r = -EIO;
@@ -138,17 +163,22 @@ static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args)
 	snprintf(mount_opts, sizeof(mount_opts),
 		 "default_permissions,allow_other,fsname=cgroup,subtype=cgxfs%s%s",
 		 args->fuse_opts ? "," : "", args->fuse_opts ? args->fuse_opts : "");
-	se = fuse_session_new(&fuse_args, &cgxfs_ops, sizeof(cgxfs_ops), ctx);
+	open_files_init(&fs.files);
+	se = fuse_session_new(&fuse_args, &cgxfs_ops, sizeof(cgxfs_ops), &fs);
 	if (!se)
 		return cgx_log_errno(-EINVAL, "cannot start a FUSE session");
 	if (fuse_set_signal_handlers(se) < 0)
 		goto out_session;
-	if (fuse_session_mount(se, args->mountpoint) < 0) {
+	if (conn) {
+		if ((r = conn_attach(se, conn)) < 0)
+			goto out_signals;
+	} else if (fuse_session_mount(se, args->mountpoint) < 0) {
 		r = cgx_log_errno(-EIO, "cannot mount %s", args->mountpoint);
 		goto out_signals;
 	}
+	r = -EIO;
 	/* The mount answers from here: the parent returns once the child runs. */
-	if (fuse_daemonize(args->foreground) < 0)
+	if (!conn && fuse_daemonize(args->foreground) < 0)
 		goto out_unmount;
 	if (!args->foreground)
 		cgx_log_to_syslog(true);
@@ -168,18 +198,80 @@ static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args)
 out_watcher:
 	watcher_stop(&watcher);
 out_unmount:
+	/* A no-op on a connection handed down: fuse_session_mount() mounted nothing. */
 	fuse_session_unmount(se);
 out_signals:
 	fuse_remove_signal_handlers(se);
 out_session:
 	fuse_session_destroy(se);
 	fuse_opt_free_args(&fuse_args);
+	open_files_release(&fs.files);
 	return r;
+}
+
+/* The view's mount point made ready: a dead mount cleared, /sys/fs overlaid. */
+static int prepare_mountpoint(const char *mountpoint, bool *overlay)
+{
+	/* The overlay a killed daemon laid for this mount point is ours to take away. */
+	*overlay = clear_dead_mount(mountpoint) && !strncmp(mountpoint, "/sys/fs/", 8);
+	if (sysfs_overlay_needed(mountpoint)) {
+		if (sysfs_overlay_setup(mountpoint) < 0)
+			return -EIO;
+		*overlay = true;
+	}
+	return 0;
+}
+
+/*
+ * The keeper runs this very binary, from where it was installed (an upgrade
+ * replaces the file), with the same options less --supervise.
+ */
+static int supervise(struct cgxfs_args *args, int argc, char **argv)
+{
+	_cleanup_free_ char **daemon_argv = calloc(argc + 2, sizeof(char *));
+	char exe[PATH_MAX], mountpoint[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *deleted = " (deleted)";
+	int nr = 0;
+
+	if (!daemon_argv || n < 0)
+		return cgx_log_errno(n < 0 ? -errno : -ENOMEM, "cannot find the cgxfs binary");
+	/* The keeper leaves its cwd for / before it mounts. */
+	if (!realpath(args->mountpoint, mountpoint))
+		return cgx_log_errno(-errno, "cannot mount %s", args->mountpoint);
+	exe[n] = '\0';
+	if (n > (ssize_t)strlen(deleted) && !strcmp(exe + n - strlen(deleted), deleted))
+		exe[n - strlen(deleted)] = '\0';
+	daemon_argv[nr++] = exe;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--supervise"))
+			daemon_argv[nr++] = argv[i];
+	return keeper_run(&(struct keeper_config){
+		.mountpoint = mountpoint,
+		.fuse_opts = args->fuse_opts,
+		.foreground = args->foreground,
+		.daemon_argv = daemon_argv,
+	});
+}
+
+/* systemd keeps the connection; a restart finds it in $LISTEN_FDS. */
+static int store_with_systemd(struct cgxfs_args *args, struct conn *conn)
+{
+	int r;
+
+	if ((r = conn_mount(args->mountpoint, args->fuse_opts, conn)) < 0)
+		return r;
+	if ((r = notify_fdstore(conn->fuse_fd, CONN_FUSE_NAME)) < 0 ||
+	    (r = notify_fdstore(conn->init_fd, CONN_INIT_NAME)) < 0)
+		cgx_log(CGX_LOG_WARNING, "the mount of %s will not outlive this daemon",
+			args->mountpoint);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct cgxfs_args args;
+	struct conn conn = CONN_INIT;
 	struct cgx_ctx *ctx = NULL;
 	bool overlay = false;
 	int r;
@@ -188,21 +280,32 @@ int main(int argc, char **argv)
 		return 2;
 	if (args.debug)
 		cgx_log_set_level(CGX_LOG_DEBUG);
-	if (cgx_ctx_open(&ctx, &args.model) < 0)
+	/* Handed a connection: the mount is up and its point must not be looked at (no one
+	 * answers). */
+	if ((r = conn_from_listen_fds(&conn)) < 0)
 		return 1;
-	/* The overlay a killed daemon laid for this mount point is ours to take away. */
-	overlay = clear_dead_mount(args.mountpoint) && !strncmp(args.mountpoint, "/sys/fs/", 8);
-	if (sysfs_overlay_needed(args.mountpoint)) {
-		if (sysfs_overlay_setup(args.mountpoint) < 0) {
-			cgx_ctx_free(ctx);
-			return 1;
-		}
-		overlay = true;
+	if (r == 0 && prepare_mountpoint(args.mountpoint, &overlay) < 0)
+		return 1;
+	if (args.supervise && r == 0) {
+		r = supervise(&args, argc, argv);
+	} else if (cgx_ctx_open(&ctx, &args.model) < 0) {
+		r = -EIO;
+	} else {
+		if (args.fdstore && conn.fuse_fd < 0 && (r = store_with_systemd(&args, &conn)) < 0)
+			goto out;
+		r = serve(ctx, &args, conn.fuse_fd >= 0 ? &conn : NULL);
 	}
-	r = serve(ctx, &args);
+out:
+	/*
+	 * With systemd's store the mount outlives this daemon, and a restarted
+	 * one did not lay the overlay it sits in: it goes with the mount only.
+	 */
+	if (args.fdstore && conn.fuse_fd >= 0)
+		overlay = !conn_alive(&conn) && !strncmp(args.mountpoint, "/sys/fs/", 8);
 	/* Only an overlay this daemon owns: another cgxfs may serve under /sys/fs too. */
 	if (overlay)
 		sysfs_overlay_teardown();
+	conn_close(&conn);
 	cgx_ctx_free(ctx);
 	return r < 0 ? 1 : 0;
 }

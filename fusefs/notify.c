@@ -15,17 +15,21 @@
 /*
  * sd_notify(3)'s protocol without libsystemd: one datagram to the
  * AF_UNIX socket named by $NOTIFY_SOCKET ("@name" for the abstract
- * namespace). No socket in the environment: not run by systemd, nothing to do.
+ * namespace), a file passed along with SCM_RIGHTS. No socket in the
+ * environment: not run by systemd, nothing to do.
  */
-int notify_ready(void)
+static int notify_send(const char *message, int fd)
 {
 	const char *socket_path = getenv("NOTIFY_SOCKET");
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	_cleanup_close_ int fd = -1;
-	char message[64];
-	socklen_t len;
+	union {
+		struct cmsghdr header;
+		char space[CMSG_SPACE(sizeof(int))];
+	} control = {0};
+	struct iovec iov = {.iov_base = (void *)message, .iov_len = strlen(message)};
+	struct msghdr msg = {.msg_name = &addr, .msg_iov = &iov, .msg_iovlen = 1};
+	_cleanup_close_ int sock = -1;
 	size_t path_len;
-	int n;
 
 	if (!socket_path || !*socket_path)
 		return 0;
@@ -35,11 +39,40 @@ int notify_ready(void)
 	memcpy(addr.sun_path, socket_path, path_len);
 	if (addr.sun_path[0] == '@')
 		addr.sun_path[0] = '\0';
-	len = offsetof(struct sockaddr_un, sun_path) + path_len;
-	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
-		return cgx_log_errno(-errno, "cannot tell systemd the view is ready");
-	n = snprintf(message, sizeof(message), "READY=1\nMAINPID=%d", (int)getpid());
-	if (sendto(fd, message, n, MSG_NOSIGNAL, (struct sockaddr *)&addr, len) != n)
-		return cgx_log_errno(-errno, "cannot tell systemd the view is ready");
+	msg.msg_namelen = offsetof(struct sockaddr_un, sun_path) + path_len;
+	if (fd >= 0) {
+		msg.msg_control = control.space;
+		msg.msg_controllen = sizeof(control.space);
+		control.header.cmsg_level = SOL_SOCKET;
+		control.header.cmsg_type = SCM_RIGHTS;
+		control.header.cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(&control.header), &fd, sizeof(int));
+	}
+	if ((sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -errno;
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) != (ssize_t)iov.iov_len)
+		return -errno;
+	return 0;
+}
+
+int notify_ready(void)
+{
+	char message[64];
+	int r;
+
+	snprintf(message, sizeof(message), "READY=1\nMAINPID=%d", (int)getpid());
+	if ((r = notify_send(message, -1)) < 0)
+		return cgx_log_errno(r, "cannot tell systemd the view is ready");
+	return 0;
+}
+
+int notify_fdstore(int fd, const char *name)
+{
+	char message[128];
+	int r;
+
+	snprintf(message, sizeof(message), "FDSTORE=1\nFDNAME=%s", name);
+	if ((r = notify_send(message, fd)) < 0)
+		return cgx_log_errno(r, "cannot store %s with systemd", name);
 	return 0;
 }

@@ -5,5 +5,7 @@
 
 /* Sends READY=1 and MAINPID to $NOTIFY_SOCKET, if set; 0 when there is none. */
 int notify_ready(void);
+/* Hands @fd to systemd's file descriptor store under @name (FileDescriptorStoreMax=). */
+int notify_fdstore(int fd, const char *name);
 
 #endif

@@ -19,12 +19,6 @@
 /* Attributes and names change only through this daemon, which tells the kernel: cache them. */
 #define CACHE_SECONDS 1.0
 
-struct open_file {
-	struct cgx_caller opener; /* v1 checks a move with the credentials of the open */
-	struct strbuf content;	  /* generated at a read from offset 0, as seq_file does */
-	int content_error;
-};
-
 struct ctx_guard {
 	struct cgx_ctx *ctx;
 };
@@ -36,7 +30,8 @@ static void ctx_guard_release(struct ctx_guard *guard)
 
 /* Holds the model lock until the end of the scope. */
 #define LOCKED_CTX(req)                                                                            \
-	struct cgx_ctx *ctx = fuse_req_userdata(req);                                              \
+	__attribute__((unused)) struct cgxfs *fs = fuse_req_userdata(req);                         \
+	struct cgx_ctx *ctx = fs->ctx;                                                             \
 	__attribute__((cleanup(ctx_guard_release), unused)) struct ctx_guard guard__ = {ctx};      \
 	cgx_lock(ctx)
 
@@ -381,6 +376,7 @@ reply:
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	LOCKED_CTX(req);
+	struct cgx_caller opener = req_caller(req);
 	struct open_file *file;
 	struct node node;
 	int r;
@@ -398,16 +394,15 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EACCES);
 		return;
 	}
-	if (!(file = calloc(1, sizeof(*file)))) {
+	if (!(file = open_files_add(&fs->files, ino, &opener))) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	file->opener = req_caller(req);
-	fi->fh = (uint64_t)(uintptr_t)file;
+	fi->fh = file->fh;
 	fi->direct_io = 1;
 	if (fuse_reply_open(req, fi) < 0) {
 		/* The opener is gone (interrupted): no release will come. */
-		free(file);
+		open_files_remove(&fs->files, fi->fh, ino);
 	}
 }
 
@@ -418,11 +413,8 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	 * the release while its read is still being answered from this buffer.
 	 */
 	LOCKED_CTX(req);
-	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
 
-	(void)ino;
-	strbuf_release(&file->content);
-	free(file);
+	open_files_remove(&fs->files, fi->fh, ino);
 	fuse_reply_err(req, 0);
 }
 
@@ -430,9 +422,15 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	LOCKED_CTX(req);
-	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
+	struct cgx_caller reader = req_caller(req);
+	struct open_file *file = open_files_get(&fs->files, fi->fh, ino, &reader);
 
-	if (off == 0) {
+	if (!file) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	/* A handle of an earlier daemon has no content yet: generated as at offset 0. */
+	if (off == 0 || (!file->content.len && !file->content_error)) {
 		struct node node;
 
 		/* Decoded at each read: the group may have gone since open (ENODEV, as kernfs). */
@@ -463,13 +461,18 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *data, size_t si
 		     struct fuse_file_info *fi)
 {
 	LOCKED_CTX(req);
-	struct open_file *file = (struct open_file *)(uintptr_t)fi->fh;
-	struct cgx_caller writer = file->opener;
+	struct cgx_caller writer = req_caller(req);
+	struct open_file *file = open_files_get(&fs->files, fi->fh, ino, &writer);
 	struct node node;
 	ssize_t written;
 	int r;
 
 	(void)off;
+	if (!file) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	writer = file->opener;
 	/* "0" means the writing task itself; its rights are those of the opener. */
 	writer.tid = fuse_req_ctx(req)->pid;
 	if ((r = node_decode(ctx, ino, &node)) < 0) {

@@ -118,7 +118,8 @@ static void test_missing_coordinate_in_shared_dir_diverges(void)
 
 static void test_first_group_that_can_hold_is_primary(void)
 {
-	/* memory:/, cpu:/students, cpuset:/browsers: under students, whose cpu settings cover it. */
+	/* memory:/, cpu:/students, cpuset:/browsers: under students, whose cpu settings cover it.
+	 */
 	struct tuple t;
 	struct fold_target target;
 
@@ -195,6 +196,31 @@ static void test_names_are_escaped_both_ways(void)
 	CHECK(tree_is_cgx_leaf_name(CGX_TASKS_LEAF));
 }
 
+/* Ids survive a restart: a loaded id is indexed as stored and new ones come after it. */
+static void test_group_ids_are_kept_and_never_reused(void)
+{
+	struct v2_tree ids;
+	struct v2_dir *a, *b;
+	struct v1_group *loaded = calloc(1, sizeof(*loaded)), *fresh = calloc(1, sizeof(*fresh));
+
+	tree_init(&ids, 1);
+	tree_add_dir(&ids, ids.base, "a", &a);
+	tree_add_dir(&ids, ids.base, "b", &b);
+	loaded->id = 700;
+	CHECK_EQ_INT(tree_attach_group(&ids, a, 0, loaded), 0);
+	CHECK(tree_group_by_id(&ids, 700) == loaded);
+	CHECK_EQ_INT(tree_attach_group(&ids, b, 0, fresh), 0);
+	CHECK_EQ_INT(fresh->id, 701);
+	tree_reindex_group(&ids, fresh, 9000);
+	CHECK(tree_group_by_id(&ids, 701) == NULL);
+	CHECK(tree_group_by_id(&ids, 9000) == fresh);
+	CHECK_EQ_INT(ids.next_id, 9001);
+	tree_drop_group(&ids, a, 0);
+	CHECK(tree_group_by_id(&ids, 700) == NULL);
+	CHECK_EQ_INT(ids.nr_groups, 1);
+	tree_release(&ids);
+}
+
 int main(void)
 {
 	hier_set_parse(&hiers, "cpuset;cpu,cpuacct;blkio;memory");
@@ -212,6 +238,7 @@ int main(void)
 	test_long_names_fall_back_to_a_hash();
 	test_tuple_text_round_trips();
 	test_names_are_escaped_both_ways();
+	test_group_ids_are_kept_and_never_reused();
 
 	tree_release(&tree);
 	hier_set_release(&hiers);

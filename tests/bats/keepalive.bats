@@ -1,0 +1,242 @@
+#!/usr/bin/env bats
+# cgxfs --supervise: the keeper holds the FUSE connection and restarts the
+# daemon on it. Processes inside the view (a cwd, open files) see no error
+# across kill -9 of the daemon: requests wait for the next daemon.
+
+load helpers
+
+setup() {
+	common_setup
+	# The plain daemon common_setup started gives way to a keeper on the same base.
+	stop_cgxfs
+	start_cgxfs --supervise
+	KEEPER=$(pgrep -f -- "--base $BASE .*--supervise")
+	[ -n "$KEEPER" ]
+	mkdir "$MNT/memory/g" "$MNT/memory/g/sub"
+}
+
+teardown() {
+	[ -n "${HOLDER:-}" ] && kill -9 "$HOLDER" 2>/dev/null || true
+	[ -n "${STRACE:-}" ] && kill -9 "$STRACE" 2>/dev/null || true
+	[ -n "${KEEPER:-}" ] && kill -CONT "$KEEPER" 2>/dev/null || true
+	common_teardown
+}
+
+daemon_pid() {
+	pgrep -P "$KEEPER"
+}
+
+# kill -9 of the daemon; the keeper starts another on the same connection.
+kill_daemon() {
+	local pid
+	pid=$(daemon_pid)
+	[ -n "$pid" ]
+	kill -9 "$pid"
+}
+
+# A process whose cwd is $MNT/memory/g, with notify_on_release open for
+# reading and writing; it answers commands on fd 7 through fd 8.
+start_holder() {
+	mkfifo "$LOGDIR/to-holder" "$LOGDIR/from-holder"
+	(cd "$MNT/memory/g" && exec python3 -u -c '
+import os, sys
+r = os.open("notify_on_release", os.O_RDONLY)
+w = os.open("notify_on_release", os.O_WRONLY)
+for line in sys.stdin:
+    cmd, _, arg = line.strip().partition(" ")
+    try:
+        if cmd == "read":
+            print(os.pread(r, 4096, 0).decode().strip())
+        elif cmd == "write":
+            os.write(w, arg.encode())
+            print("ok")
+        elif cmd == "ls":
+            print(" ".join(sorted(os.listdir("."))))
+        elif cmd == "ino":
+            print(os.stat(".").st_ino)
+    except OSError as e:
+        print("error: " + e.strerror)
+' <"$LOGDIR/to-holder" >"$LOGDIR/from-holder" 2>"$LOGDIR/holder.err") &
+	HOLDER=$!
+	exec 7>"$LOGDIR/to-holder" 8<"$LOGDIR/from-holder"
+}
+
+ask() {
+	echo "$*" >&7
+	read -r -u 8 reply
+	echo "$reply"
+}
+
+@test "a cwd and open files inside the view work across twenty kill -9 of the daemon" {
+	local ino round value before
+	start_holder
+	ino=$(ask ino)
+	[ "$ino" = "$(stat -c %i "$MNT/memory/g")" ]
+	for round in $(seq 20); do
+		before=$(daemon_pid)
+		kill_daemon
+		value=$((round % 2))
+		# Sent at once: the daemon may still be dead, the requests wait for the next.
+		[ "$(ask write $value)" = ok ]
+		[ "$(ask read)" = "$value" ]
+		[ "$(cat "$MNT/memory/g/notify_on_release")" = "$value" ]
+		[ "$(ask ino)" = "$ino" ]
+		[ "$(daemon_pid)" != "$before" ]
+	done
+	# The cwd lists the group: its files and its child.
+	run ask ls
+	[[ " $output " == *" notify_on_release "* ]]
+	[[ " $output " == *" sub "* ]]
+	[[ " $output " == *" tasks "* ]]
+	! grep -r "Transport endpoint" "$LOGDIR"
+	[ ! -s "$LOGDIR/holder.err" ]
+}
+
+@test "a request made while no daemon runs waits and is answered by the next one" {
+	echo 1 >"$MNT/memory/g/notify_on_release"
+	# The keeper stopped: the daemon killed now is not replaced until it goes on.
+	kill -STOP "$KEEPER"
+	kill_daemon
+	cat "$MNT/memory/g/notify_on_release" >"$LOGDIR/out" 2>"$LOGDIR/err" &
+	local reader=$!
+	sleep 1
+	# Still waiting, with nothing read and no error.
+	kill -0 "$reader"
+	[ ! -s "$LOGDIR/out" ] && [ ! -s "$LOGDIR/err" ]
+	kill -CONT "$KEEPER"
+	wait "$reader"
+	[ "$(cat "$LOGDIR/out")" = 1 ]
+	[ ! -s "$LOGDIR/err" ]
+}
+
+@test "a request the killed daemon read but never answered is sent again to the next one" {
+	command -v strace >/dev/null || skip "no strace"
+	# FUSE_NOTIFY_RESEND came with Linux 6.9; before, such a request waits for ever.
+	local major minor
+	IFS=. read -r major minor _ <<<"$(uname -r)"
+	((major > 6 || (major == 6 && minor >= 9))) || skip "Linux $(uname -r) cannot resend a request"
+	echo 1 >"$MNT/memory/g/notify_on_release"
+	local daemon reader
+	daemon=$(daemon_pid)
+	# Every reply of the daemon is held back five seconds at writev's entry.
+	strace -f -p "$daemon" -e trace=writev -e inject=writev:delay_enter=5000000 \
+		-o "$LOGDIR/strace" 2>/dev/null &
+	STRACE=$!
+	# Attached once the daemon is traced.
+	for _ in $(seq 50); do
+		[ "$(awk '/^TracerPid/ {print $2}' "/proc/$daemon/status")" = "$STRACE" ] && break
+		sleep 0.1
+	done
+	cat "$MNT/memory/g/notify_on_release" >"$LOGDIR/out" 2>"$LOGDIR/err" &
+	reader=$!
+	sleep 1
+	# Read by the daemon, its answer not written yet.
+	kill -0 "$reader"
+	[ ! -s "$LOGDIR/out" ]
+	kill -9 "$daemon"
+	# The next daemon has the kernel send it again (FUSE_NOTIFY_RESEND).
+	timeout 30 tail --pid="$reader" -f /dev/null
+	wait "$reader"
+	[ "$(cat "$LOGDIR/out")" = 1 ]
+	[ ! -s "$LOGDIR/err" ]
+}
+
+@test "the view keeps its state and inode numbers across a replaced daemon (SIGUSR2)" {
+	local ino before
+	echo 1 >"$MNT/memory/g/notify_on_release"
+	ino=$(stat -c %i "$MNT/memory/g/sub")
+	before=$(daemon_pid)
+	kill -USR2 "$KEEPER"
+	for _ in $(seq 100); do
+		[ -n "$(daemon_pid)" ] && [ "$(daemon_pid)" != "$before" ] && break
+		sleep 0.1
+	done
+	[ "$(daemon_pid)" != "$before" ]
+	[ "$(cat "$MNT/memory/g/notify_on_release")" = 1 ]
+	[ "$(stat -c %i "$MNT/memory/g/sub")" = "$ino" ]
+	# The same without a keeper: a new mount shows the group under the same inode.
+	kill -TERM "$KEEPER"
+	for _ in $(seq 50); do kill -0 "$KEEPER" 2>/dev/null || break; sleep 0.1; done
+	start_cgxfs
+	KEEPER=
+	[ "$(stat -c %i "$MNT/memory/g/sub")" = "$ino" ]
+}
+
+@test "SIGTERM to the keeper unmounts the view and ends keeper and daemon" {
+	local daemon
+	daemon=$(daemon_pid)
+	kill -TERM "$KEEPER"
+	for _ in $(seq 50); do kill -0 "$KEEPER" 2>/dev/null || break; sleep 0.1; done
+	! kill -0 "$KEEPER" 2>/dev/null
+	! kill -0 "$daemon" 2>/dev/null
+	[ -z "$(findmnt -n "$MNT")" ]
+	KEEPER=
+	# The base keeps the groups for the next start.
+	[ -d "$CG2/$BASE/g/sub" ]
+}
+
+@test "a daemon that cannot start makes --supervise fail and leaves no mount" {
+	run "$CGXFS" --cgroup2 /nonexistent --base "$BASE" --log "" --supervise "$LOGDIR"
+	[ "$status" -ne 0 ]
+	[ -z "$(findmnt -n "$LOGDIR")" ]
+}
+
+@test "--fdstore hands the connection to systemd's store and a restart takes it back" {
+	# Stands in for systemd: the notify socket, the store, LISTEN_FDS at the restart.
+	kill -TERM "$KEEPER"
+	for _ in $(seq 50); do kill -0 "$KEEPER" 2>/dev/null || break; sleep 0.1; done
+	KEEPER=
+	run python3 - "$CGXFS" "$CG2" "$BASE" "$MNT" "$LOGDIR" <<'PY'
+import os, socket, subprocess, sys
+cgxfs, cg2, base, mnt, logdir = sys.argv[1:]
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+sock.bind(logdir + "/notify")
+sock.settimeout(30)
+env = dict(os.environ, NOTIFY_SOCKET=logdir + "/notify")
+args = ["-f", "--fdstore", "--cgroup2", cg2, "--base", base, "--log", "", mnt]
+
+def wait_ready(store):
+    while True:
+        msg, fds, _, _ = socket.recv_fds(sock, 1024, 4)
+        text = msg.decode()
+        for line in text.split("\n"):
+            if line.startswith("FDNAME="):
+                store[line[7:]] = fds[0]
+        if "READY=1" in text:
+            return
+
+store = {}
+daemon = subprocess.Popen([cgxfs] + args, env=env)
+wait_ready(store)
+print("stored", " ".join(sorted(store)))
+os.mkdir(mnt + "/memory/g2")
+with open(mnt + "/memory/g2/notify_on_release", "w") as f:
+    f.write("1")
+held = os.open(mnt + "/memory/g2/notify_on_release", os.O_RDONLY)
+ino = os.stat(mnt + "/memory/g2").st_ino
+daemon.kill()
+daemon.wait()
+names = sorted(store)
+def hand_down():
+    for i, name in enumerate(names):
+        os.dup2(store[name], 3 + i)
+daemon = subprocess.Popen(["sh", "-c", 'LISTEN_PID=$$ exec "$@"', "sh", cgxfs] + args,
+                          env=dict(env, LISTEN_FDS=str(len(names)), LISTEN_FDNAMES=":".join(names)),
+                          preexec_fn=hand_down, close_fds=False)
+wait_ready({})
+print("after restart", os.pread(held, 100, 0).decode().strip(),
+      os.stat(mnt + "/memory/g2").st_ino == ino)
+os.close(held)
+daemon.terminate()
+daemon.wait()
+# The store let go, as systemd does at a stop: the connection ends.
+for fd in store.values():
+    os.close(fd)
+PY
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx "stored fuse fuse-init" <<<"$output"
+	grep -qx "after restart 1 True" <<<"$output"
+	! grep -q "Transport endpoint" <<<"$output"
+	umount -l "$MNT"
+}
