@@ -37,7 +37,7 @@ static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
 		if (!dir->group[h])
 			continue;
-		if ((r = state_save_group(ctx, fd, h, dir->group[h])) < 0)
+		if ((r = state_save_group_all(ctx, fd, h, dir->group[h])) < 0)
 			return cgx_log_errno(r, "cannot record group %s again", path);
 		group_replay_values(ctx, dir, h);
 		nr_groups++;

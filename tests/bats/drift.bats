@@ -39,6 +39,7 @@ empty_the_base_by_hand() {
 	echo 1 >"$C/a/notify_on_release"
 	echo 1 >"$C/a/sub/cgroup.clone_children"
 	chmod 700 "$C/a/sub"
+	chmod 600 "$C/a/sub/tasks"
 	spawn_sleeper
 	echo "$pid" >"$C/a/tasks"
 	echo "$pid" >"$MNT/memory/m/tasks"
@@ -57,6 +58,7 @@ empty_the_base_by_hand() {
 	[ "$(cat "$C/a/notify_on_release")" = 1 ]
 	[ "$(cat "$C/a/sub/cgroup.clone_children")" = 1 ]
 	[ "$(stat -c %a "$C/a/sub")" = 700 ]
+	[ "$(stat -c %a "$C/a/sub/tasks")" = 600 ]
 	# Where the other tool put the process is where the view shows it: the roots.
 	[ -z "$(cat "$C/a/tasks")" ]
 	[ -z "$(cat "$MNT/memory/m/tasks")" ]
@@ -73,6 +75,7 @@ empty_the_base_by_hand() {
 	[ "$(cat "$C/a/notify_on_release")" = 1 ]
 	[ "$(cat "$C/a/sub/cgroup.clone_children")" = 1 ]
 	[ -d "$MNT/memory/m" ]
+	[ "$(stat -c %a "$C/a/sub/tasks")" = 600 ]
 	[ "$(cat "$C/a/tasks")" = "$pid" ]
 }
 
