@@ -12,6 +12,7 @@
 #include "aggregate.h"
 #include "deprecation.h"
 #include "hierarchy.h"
+#include "memevent.h"
 #include "tree.h"
 #include "v1_files.h"
 
@@ -25,7 +26,8 @@ struct cgx_options {
 	const char *cgroup2; /* NULL: the cgroup2 mount found with libmount */
 	const char *base;    /* the one v2 directory managed, relative to the mount */
 	const char *hierarchies;
-	/* Controllers whose groups hold divergent leaves first ("cpu,memory"); NULL: the default. */
+	/* Controllers whose groups hold divergent leaves first ("cpu,memory"); NULL: the default.
+	 */
 	const char *primary_order;
 	/* The deprecation log file; NULL: CGX_DEFAULT_DEPRECATION_LOG, "": none. */
 	const char *deprecation_log;
@@ -44,6 +46,7 @@ struct cgx_ctx {
 	char controllers[256];
 	struct deprecation_log deprecations;
 	struct aggregate_state aggregates;
+	struct memevent_state memevents;
 };
 
 int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);
@@ -133,6 +136,15 @@ bool cgx_release_wanted(struct cgx_ctx *ctx);
 void cgx_release_check(struct cgx_ctx *ctx);
 /* Watches (IN_MODIFY) the cgroup.events of every leaf with @inotify_fd. */
 int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd);
+
+/* cgroup.event_control listeners (memevent.c). */
+struct pollfd;
+/* True while a threshold or OOM listener wants reading every CGX_MEMEVENT_TICK_MS. */
+bool cgx_memevent_ticking(struct cgx_ctx *ctx);
+/* The files to poll for POLLPRI (memory.events, PSI triggers): fills up to @room, returns all. */
+size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room);
+/* Signals every listener whose event happened; @fds: those polled, with their revents. */
+void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr);
 
 /* Tasks (tasks.c). */
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,
