@@ -441,13 +441,19 @@ static void writer_fd_target(pid_t tid, unsigned long fd, char *target, size_t s
 	target[n < 0 ? 0 : n] = '\0';
 }
 
+/*
+ * The inode number as the view last gave it, without asking the view: the
+ * writer's file is on this very mount, and a getattr sent from inside this
+ * write would wait for the lock the write holds.
+ */
 static bool same_group_file(const struct v1_file_ctx *fc, unsigned long fd)
 {
+	struct statx stx;
 	char path[64];
-	struct stat st;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd/%lu", (int)fc->caller->tid, fd);
-	return stat(path, &st) == 0 && (uint64_t)st.st_ino >> 8 == fc->dir->group[fc->hier]->id;
+	return statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &stx) == 0 &&
+	       (uint64_t)stx.stx_ino >> 8 == fc->dir->group[fc->hier]->id;
 }
 
 /* The register_event() of each file: its ARGS parsed, then the writer's eventfd kept. */
