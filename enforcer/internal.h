@@ -123,7 +123,7 @@ struct memevent_request {
 int memevent_parse_pressure(const char *args, struct memevent_request *request);
 /* Keeps @eventfd, a descriptor of the daemon's own, on success. */
 int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memevent_request *request);
-/* rmdir: every listener on group @group_id is signalled once and dropped. */
+/* rmdir: every listener on group @group_id is dropped, signalled once by the next check. */
 void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id);
 
 #endif

@@ -10,9 +10,10 @@
  *     grows (mem_cgroup_oom_notify()); memory.events is polled for POLLPRI;
  *   memory.pressure_level: a PSI trigger on the group's memory.pressure
  *     fires (pressure_triggers[] below for the mapping);
- * and on rmdir of the group, as the kernel's css offlining wakes every
- * listener. The daemon holds its own reference to each eventfd until then:
- * registrations are daemon state, lost when it restarts.
+ * and once after rmdir of the group, as the kernel's css offlining wakes
+ * every listener from a work item: by the watcher, a moment after the rmdir
+ * returned, so that the listener then finds its group gone. The daemon holds its own reference to
+ * each eventfd until then: registrations are daemon state, lost when it restarts.
  *
  * A group's usage and events are those of its v2 directory plus those of
  * its leaves outside it (a divergent fold), so that every process the group
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define PAGE_SIZE_BYTES 4096ULL
 
@@ -43,7 +45,15 @@ struct memevent {
 	/* memory.events (OOM) or memory.pressure with the trigger (pressure); -1: none */
 	int watch_fd;
 	const struct v2_dir *watch_dir; /* compared, never dereferenced: it may be gone */
+	struct timespec removed_at;	/* on the removed list: when its group went */
 };
+
+/*
+ * How long after rmdir a listener is woken: the FUSE reply is out by then
+ * and the kernel has dropped the directory's dentry, so a listener that
+ * checks its control file at once finds it gone, as on v1.
+ */
+#define REMOVAL_DELAY_MS 50
 
 /*
  * vmpressure levels as PSI triggers on the group's memory.pressure, each a
@@ -299,8 +309,34 @@ static bool fired(const struct memevent *event, const struct pollfd *fds, size_t
 	return false;
 }
 
+static long long ms_since(const struct timespec *then)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long)(now.tv_sec - then->tv_sec) * 1000 +
+	       (now.tv_nsec - then->tv_nsec) / 1000000;
+}
+
+/* memcg_event_remove(): the listener reads 1 and finds its control file gone. */
+static void wake_removed(struct memevent_state *state)
+{
+	for (struct memevent **link = &state->removed; *link;) {
+		struct memevent *event = *link;
+
+		if (ms_since(&event->removed_at) < REMOVAL_DELAY_MS) {
+			link = &event->next;
+			continue;
+		}
+		listener_signal(event, 1);
+		*link = event->next;
+		memevent_free(event);
+	}
+}
+
 void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr)
 {
+	wake_removed(&ctx->memevents);
 	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
 		const struct v1_group *group = tree_group_by_id(&ctx->tree, event->group_id);
 
@@ -312,7 +348,7 @@ void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr
 
 bool cgx_memevent_ticking(struct cgx_ctx *ctx)
 {
-	return ctx->memevents.nr_ticked > 0;
+	return ctx->memevents.nr_ticked > 0 || ctx->memevents.removed;
 }
 
 size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room)
@@ -340,21 +376,28 @@ void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id)
 			link = &event->next;
 			continue;
 		}
-		/* memcg_event_remove(): the listener reads 1 and finds its control file gone. */
-		listener_signal(event, 1);
 		*link = event->next;
 		state_count(state, event, -1);
+		close_watch(event);
+		clock_gettime(CLOCK_MONOTONIC, &event->removed_at);
+		event->next = state->removed;
+		state->removed = event;
+	}
+}
+
+static void free_all(struct memevent **list)
+{
+	while (*list) {
+		struct memevent *event = *list;
+
+		*list = event->next;
 		memevent_free(event);
 	}
 }
 
 void memevent_state_release(struct memevent_state *state)
 {
-	while (state->events) {
-		struct memevent *event = state->events;
-
-		state->events = event->next;
-		memevent_free(event);
-	}
+	free_all(&state->events);
+	free_all(&state->removed);
 	state->nr_ticked = 0;
 }

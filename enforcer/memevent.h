@@ -16,6 +16,8 @@ struct memevent;
 
 struct memevent_state {
 	struct memevent *events;
+	/* Listeners of removed groups, signalled by the watcher once rmdir has returned. */
+	struct memevent *removed;
 	size_t nr_ticked; /* listeners read every tick (threshold, OOM) */
 };
 

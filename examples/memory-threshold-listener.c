@@ -12,8 +12,9 @@
  * (ARGS: "low", "medium,hierarchy", ...). Prints "registered" once the
  * write succeeds, "event N" for each read (N: the eventfd's count), and
  * "removed" when, after an event, the group's cgroup.event_control is gone
- * (the wake-up of rmdir). Exits after COUNT events (default: forever), on
- * removal, or with status 2 after SECONDS without finishing.
+ * (the wake-up of rmdir). Exits once the counts read add up to COUNT
+ * (default: never; one read may carry several signals), on removal, or
+ * with status 2 after SECONDS without finishing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -98,7 +99,7 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		if (count > 0)
-			count--;
+			count = n >= (uint64_t)count ? 0 : count - (long)n;
 	}
 	return 0;
 }
