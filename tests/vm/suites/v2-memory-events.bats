@@ -56,7 +56,7 @@ daemon_fds_to() {
 
 @test "a threshold already below usage at registration fires only when usage drops under it" {
   mkdir "$M/t"
-  hog t 128 8 >/dev/null 3>&- &
+  hog t 128 60 >/dev/null 3>&- &
   for _ in $(seq 100); do
     [ "$(cat "$CG2/cgx/t/memory.current" 2>/dev/null || echo 0)" -gt $((100 << 20)) ] && break
     sleep 0.1
