@@ -12,6 +12,7 @@
 #include "aggregate.h"
 #include "deprecation.h"
 #include "hierarchy.h"
+#include "memevent.h"
 #include "tree.h"
 #include "v1_files.h"
 
@@ -47,6 +48,7 @@ struct cgx_ctx {
 	struct aggregate_state aggregates;
 	/* A directory of the mirror was found gone from v2: cgx_reconcile() is due. */
 	bool reconcile_wanted;
+	struct memevent_state memevents;
 };
 
 int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);
@@ -142,6 +144,15 @@ bool cgx_release_wanted(struct cgx_ctx *ctx);
 void cgx_release_check(struct cgx_ctx *ctx);
 /* Watches (IN_MODIFY) the cgroup.events of every leaf with @inotify_fd. */
 int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd);
+
+/* cgroup.event_control listeners (memevent.c). */
+struct pollfd;
+/* True while a threshold or OOM listener wants reading every CGX_MEMEVENT_TICK_MS. */
+bool cgx_memevent_ticking(struct cgx_ctx *ctx);
+/* The files to poll for POLLPRI (memory.events, PSI triggers): fills up to @room, returns all. */
+size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room);
+/* Signals every listener whose event happened; @fds: those polled, with their revents. */
+void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr);
 
 /* Tasks (tasks.c). */
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,

@@ -195,6 +195,7 @@ void cgx_ctx_free(struct cgx_ctx *ctx)
 	hier_set_release(&ctx->hiers);
 	deprecation_log_release(&ctx->deprecations);
 	aggregate_state_release(&ctx->aggregates);
+	memevent_state_release(&ctx->memevents);
 	if (ctx->base_fd >= 0)
 		close(ctx->base_fd);
 	if (ctx->cgroup2_fd >= 0)

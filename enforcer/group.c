@@ -234,6 +234,7 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return fd;
 	if ((r = state_drop_group(ctx, fd, hier)) < 0)
 		return cgx_log_errno(r, "cannot forget group %s", name);
+	memevent_group_removed(ctx, dir->group[hier]->id);
 	tree_drop_group(&ctx->tree, dir, hier);
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after rmdir %s", name);

@@ -131,4 +131,18 @@ void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long f
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */
 int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2_path, size_t size);
 
+/* memevent.c: the listeners cgroup.event_control takes (controllers/memory.c parses). */
+enum memevent_kind { MEMEVENT_USAGE, MEMEVENT_MEMSW, MEMEVENT_OOM, MEMEVENT_PRESSURE };
+struct memevent_request {
+	enum memevent_kind kind;
+	unsigned long long threshold; /* bytes (usage, memsw) */
+	const char *psi_trigger;      /* pressure: what memory.pressure is given */
+};
+/* The LEVEL[,MODE] of a memory.pressure_level listener; -EINVAL as vmpressure. */
+int memevent_parse_pressure(const char *args, struct memevent_request *request);
+/* Keeps @eventfd, a descriptor of the daemon's own, on success. */
+int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memevent_request *request);
+/* rmdir: every listener on group @group_id is dropped, signalled once by the next check. */
+void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id);
+
 #endif

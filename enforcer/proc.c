@@ -142,6 +142,25 @@ int proc_pidfd(pid_t pid)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+/*
+ * pidfd_getfd(2) wants the thread group leader; FUSE names the writing
+ * thread. Its process's table is the one the descriptor numbers refer to.
+ */
+int proc_fd_take(pid_t tid, int fd)
+{
+	_cleanup_close_ int pidfd = -1;
+	pid_t tgid;
+	long copy;
+	int r;
+
+	if ((r = proc_tgid(tid, &tgid)) < 0)
+		return r;
+	if ((pidfd = proc_pidfd(tgid)) < 0)
+		return pidfd;
+	copy = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	return copy < 0 ? -errno : (int)copy;
+}
+
 int proc_pidfd_alive(int pidfd)
 {
 	return syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0 ? -errno : 0;

@@ -31,6 +31,10 @@ int proc_pidfd(pid_t pid);
 /* 0 while the process behind @pidfd lives, -ESRCH once it has exited. */
 int proc_pidfd_alive(int pidfd);
 
+/* A descriptor of our own for the file behind descriptor @fd of thread @tid's process
+ * (close-on-exec). */
+int proc_fd_take(pid_t tid, int fd);
+
 /*
  * The task that @writer's pid namespace calls @pid, in the daemon's numbers
  * (a tasks write from a container names its own pids); -ESRCH if none.

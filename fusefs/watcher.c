@@ -5,9 +5,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -40,28 +42,72 @@ static void drain(int fd)
 		;
 }
 
+static long long now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/*
+ * The three fds of the watcher, then the files event_control listeners
+ * poll, as the context has them now; -ENOMEM leaves the old set.
+ */
+static int pollfds_refresh(struct watcher *watcher, struct pollfd **fds, size_t *nr)
+{
+	size_t want = 3 + cgx_memevent_pollfds(watcher->ctx, NULL, 0);
+	struct pollfd *grown = realloc(*fds, want * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	grown[0] = (struct pollfd){.fd = watcher->stop_fd, .events = POLLIN};
+	grown[1] = (struct pollfd){.fd = watcher->signal_fd, .events = POLLIN};
+	grown[2] = (struct pollfd){.fd = watcher->inotify_fd, .events = POLLIN};
+	cgx_memevent_pollfds(watcher->ctx, grown + 3, want - 3);
+	*fds = grown;
+	*nr = want;
+	return 0;
+}
+
 static void *watch_loop(void *arg)
 {
 	struct watcher *watcher = arg;
-	struct pollfd fds[] = {
-		{.fd = watcher->stop_fd, .events = POLLIN},
-		{.fd = watcher->signal_fd, .events = POLLIN},
-		{.fd = watcher->inotify_fd, .events = POLLIN},
-	};
+	_cleanup_free_ struct pollfd *fds = NULL;
+	long long last_rescan = now_ms();
+	bool ticking = false;
+	size_t nr = 0;
 
 	unsigned int wakeups = 0;
 
+	cgx_lock(watcher->ctx);
+	pollfds_refresh(watcher, &fds, &nr);
+	cgx_unlock(watcher->ctx);
 	for (;;) {
+		/* Listeners on usage need reading more often than a rescan runs. */
+		int timeout = ticking ? CGX_MEMEVENT_TICK_MS : RESCAN_INTERVAL_MS;
 		int r;
 
-		if (poll(fds, 3, RESCAN_INTERVAL_MS) < 0 && errno != EINTR) {
-			cgx_log_errno(-errno, "watcher stopped: no more release agents, rebalances "
-					      "or log reopening");
+		if (!fds || poll(fds, nr, timeout) < 0) {
+			if (fds && errno == EINTR)
+				continue;
+			cgx_log_errno(fds ? -errno : -ENOMEM,
+				      "watcher stopped: no more release agents, rebalances, "
+				      "event_control listeners or log reopening");
 			break;
 		}
 		if (fds[0].revents)
 			break;
 		cgx_lock(watcher->ctx);
+		cgx_memevent_check(watcher->ctx, fds + 3, nr - 3);
+		if (!fds[1].revents && !fds[2].revents &&
+		    now_ms() - last_rescan < RESCAN_INTERVAL_MS) {
+			ticking = cgx_memevent_ticking(watcher->ctx);
+			pollfds_refresh(watcher, &fds, &nr);
+			cgx_unlock(watcher->ctx);
+			continue;
+		}
+		last_rescan = now_ms();
 		if (fds[1].revents) {
 			drain(watcher->signal_fd);
 			if ((r = cgx_deprecation_reopen(watcher->ctx)) < 0)
@@ -81,6 +127,8 @@ static void *watch_loop(void *arg)
 				cgx_log_errno(r, "cannot watch cgroup.events");
 			cgx_release_check(watcher->ctx);
 		}
+		ticking = cgx_memevent_ticking(watcher->ctx);
+		pollfds_refresh(watcher, &fds, &nr);
 		cgx_unlock(watcher->ctx);
 	}
 	return NULL;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The daemon's one thread besides FUSE's: SIGHUP reopens the deprecation log,
- * and changes of cgroup.events run release agents.
+ * changes of cgroup.events run release agents, and cgroup.event_control
+ * listeners are checked (every 250 ms while one watches usage or OOM, and
+ * whenever a memory.events or PSI trigger they poll fires).
  */
 #ifndef CGXFS_WATCHER_H
 #define CGXFS_WATCHER_H

@@ -408,12 +408,15 @@ static int memsw_convert(const struct v1_values *values, const char *value, stru
 	return bytes_convert(memsw - limit, out);
 }
 
-/* The files memcg_write_event_control() takes a listener on. */
-static const char *const event_files[] = {
-	"memory.usage_in_bytes",
-	"memory.oom_control",
-	"memory.pressure_level",
-	"memory.memsw.usage_in_bytes",
+/* The files memcg_write_event_control() takes a listener on, and what it listens for. */
+static const struct {
+	const char *name;
+	enum memevent_kind kind;
+} event_files[] = {
+	{"memory.usage_in_bytes", MEMEVENT_USAGE},
+	{"memory.oom_control", MEMEVENT_OOM},
+	{"memory.pressure_level", MEMEVENT_PRESSURE},
+	{"memory.memsw.usage_in_bytes", MEMEVENT_MEMSW},
 };
 
 /* simple_strtoul(s, &end, 10): digits only, no sign, no error; 0 digits read as 0. */
@@ -438,20 +441,59 @@ static void writer_fd_target(pid_t tid, unsigned long fd, char *target, size_t s
 	target[n < 0 ? 0 : n] = '\0';
 }
 
+/*
+ * The inode number as the view last gave it, without asking the view: the
+ * writer's file is on this very mount, and a getattr sent from inside this
+ * write would wait for the lock the write holds.
+ */
 static bool same_group_file(const struct v1_file_ctx *fc, unsigned long fd)
 {
+	struct statx stx;
 	char path[64];
-	struct stat st;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd/%lu", (int)fc->caller->tid, fd);
-	return stat(path, &st) == 0 && (uint64_t)st.st_ino >> 8 == fc->dir->group[fc->hier]->id;
+	return statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &stx) == 0 &&
+	       (uint64_t)stx.stx_ino >> 8 == fc->dir->group[fc->hier]->id;
+}
+
+/* The register_event() of each file: its ARGS parsed, then the writer's eventfd kept. */
+static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind, unsigned long efd,
+			  char *args)
+{
+	struct memevent_request request = {.kind = kind};
+	_cleanup_close_ int eventfd = -1;
+	char target[PATH_MAX];
+	unsigned long long pages;
+	int r;
+
+	if (kind == MEMEVENT_USAGE || kind == MEMEVENT_MEMSW) {
+		/* page_counter_memparse(args, "-1"): the threshold in pages. */
+		if ((r = parse_pages(args, &pages)) < 0)
+			return r;
+		request.threshold = pages * PAGE_SIZE_BYTES;
+	} else if (kind == MEMEVENT_PRESSURE && (r = memevent_parse_pressure(args, &request)) < 0) {
+		return r;
+	}
+	if (efd > INT_MAX)
+		return -EBADF;
+	if ((eventfd = proc_fd_take(fc->caller->tid, (int)efd)) < 0)
+		return cgx_log_errno(eventfd, "cgroup.event_control: cannot take eventfd %lu of %d",
+				     efd, (int)fc->caller->tid);
+	/* The writer may have replaced it since it was checked: what we hold must be one. */
+	writer_fd_target(getpid(), (unsigned long)eventfd, target, sizeof(target));
+	if (strcmp(target, "anon_inode:[eventfd]"))
+		return -EINVAL;
+	if ((r = memevent_add(fc, eventfd, &request)) < 0)
+		return r;
+	steal_fd(eventfd);
+	return 0;
 }
 
 /*
  * memcg_write_event_control(): "EFD CFD [ARGS]", the writer's eventfd and
- * its open memory control file. Parsed and checked as the kernel does,
- * errno for errno; a valid registration is refused with EOPNOTSUPP (and a
- * log line) until the daemon can signal the eventfd: never taken silently.
+ * its open memory control file, parsed and checked as the kernel does,
+ * errno for errno. The daemon takes its own reference to the eventfd
+ * (memevent.c signals it); the control file only names the event.
  */
 static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
@@ -469,6 +511,7 @@ static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t l
 	cfd = simple_strtoul(buf, &end);
 	if (*end != ' ' && *end != '\0')
 		return -EINVAL;
+	buf = *end ? end + 1 : end;
 	writer_fd_target(fc->caller->tid, efd, efd_target, sizeof(efd_target));
 	if (!efd_target[0])
 		return -EBADF;
@@ -479,15 +522,12 @@ static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t l
 		return -EBADF;
 	name = strrchr(cfd_target, '/') ? strrchr(cfd_target, '/') + 1 : cfd_target;
 	for (size_t i = 0; i < ARRAY_SIZE(event_files); i++) {
-		if (strcmp(name, event_files[i]))
+		if (strcmp(name, event_files[i].name))
 			continue;
 		/* The file must be this group's: a view's inode is its group's id << 8 | file. */
 		if (!same_group_file(fc, cfd))
 			return -EINVAL;
-		return cgx_log_errno(-EOPNOTSUPP,
-				     "cgroup.event_control: a listener on %s is not "
-				     "served yet; poll memory.events or use PSI triggers",
-				     name);
+		return event_register(fc, event_files[i].kind, efd, buf);
 	}
 	return -EINVAL;
 }
@@ -502,7 +542,9 @@ static const struct v1_file memory_files[] = {
 	{.name = "cgroup.event_control",
 	 .mode = 0222,
 	 .write = event_control_write,
-	 .v2 = V2_EMULATED("poll memory.events, or PSI triggers on memory.pressure")},
+	 .v2 = V2_EMULATED("cgx signals the eventfd: thresholds from memory.current read every "
+			   "250 ms, OOM from memory.events, pressure from PSI triggers on "
+			   "memory.pressure")},
 	{.name = "memory.failcnt",
 	 .mode = 0644,
 	 .read = failcnt_read,
