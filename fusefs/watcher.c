@@ -77,7 +77,6 @@ static void *watch_loop(void *arg)
 	long long last_rescan = now_ms();
 	bool ticking = false;
 	size_t nr = 0;
-
 	unsigned int wakeups = 0;
 
 	cgx_lock(watcher->ctx);

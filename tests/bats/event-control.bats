@@ -9,7 +9,7 @@
 load helpers
 load listener
 
-LISTENER=${LISTENER:-$(dirname "$CGXFS")/memory-threshold-listener}
+LISTENER=${LISTENER:-$(dirname "$CGXFS")/../examples/memory-threshold-listener}
 
 setup() {
 	[ -x "$LISTENER" ] || skip "no $LISTENER"

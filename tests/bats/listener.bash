@@ -1,4 +1,4 @@
-# Drives bin/memory-threshold-listener (examples/) from bats: shared by the
+# Drives the build's examples/memory-threshold-listener from bats: shared by the
 # host suite event-control.bats and the guest suite v2-memory-events.bats.
 # Needs LISTENER (the binary) and OUT (a directory for its outputs).
 

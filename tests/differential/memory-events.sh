@@ -5,7 +5,7 @@
 # wakes every listener, which then finds the group gone. Never a count that
 # depends on timing.
 cd /sys/fs/cgroup || exit 1
-L=${CGX_BUILD:?CGX_BUILD names the build holding bin/memory-threshold-listener}/bin/memory-threshold-listener
+L=${CGX_BUILD:?CGX_BUILD names the build holding examples/memory-threshold-listener}/examples/memory-threshold-listener
 out=$(mktemp -d)
 pids=()
 # listen NAME LISTENER-ARGS...: starts a listener, prints its first line once it has one.

@@ -4,22 +4,25 @@
 # (examples/memory-threshold-listener.c) and real allocations: thresholds
 # from memory.current, OOM from memory.events, pressure levels from PSI
 # triggers, and rmdir wakes them all. Needs CGX_BUILD (bin/cgxfs and
-# bin/memory-threshold-listener).
+# examples/memory-threshold-listener).
 
-load cgxfs-view
+VIEW=/run/cgx-view
+CG2=/sys/fs/cgroup
+
+load view
 load ../../bats/listener
 
 setup_file() {
-  start_view memory-events
+  view_start "$VIEW" cgxfs-memory-events.log --base cgx
 }
 
 teardown_file() {
-  stop_view
+  view_stop "$VIEW"
 }
 
 setup() {
   M=$VIEW/memory
-  LISTENER=$CGX_BUILD/bin/memory-threshold-listener
+  LISTENER=$CGX_BUILD/examples/memory-threshold-listener
   LISTEN_TIMEOUT=100
   OUT=$BATS_TEST_TMPDIR
 }
@@ -39,7 +42,7 @@ hog() {
 
 daemon_fds_to() {
   local n=0 fd
-  for fd in /proc/"$(view_daemon_pid)"/fd/*; do
+  for fd in /proc/"$(view_pid "$VIEW")"/fd/*; do
     [[ $(readlink "$fd") == "$1" ]] && n=$((n + 1))
   done
   echo "$n"

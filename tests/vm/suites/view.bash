@@ -4,6 +4,7 @@
 #       log in $VM_OUT/LOGNAME, and waits until VIEW serves its hierarchies
 #   view_stop VIEW                              unmounts VIEW and waits for its
 #       daemon to end (kill -9 after 5 s)
+#   view_pid VIEW                               the pid of VIEW's daemon
 #
 # The daemon's pid is kept in $BATS_FILE_TMPDIR, so a view started in
 # setup_file is stopped in teardown_file, and one started in a test by it.
@@ -11,6 +12,8 @@
 : "${CG2:=/sys/fs/cgroup}"
 
 view_pid_file() { echo "$BATS_FILE_TMPDIR/cgxfs-${1//\//_}.pid"; }
+
+view_pid() { cat "$(view_pid_file "$1")"; }
 
 view_start() {
   local view=$1 log=${VM_OUT:-/tmp}/$2 _
