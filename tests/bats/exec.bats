@@ -80,6 +80,22 @@ EXPECTED_HIERARCHIES="cpuset cpu,cpuacct blkio memory devices freezer net_cls,ne
 	[ "${lines[3]}" = "1:cpuset:/" ]
 }
 
+@test "/proc/PID/cpuset names the process's group of the cpuset hierarchy, as cpusets.rst's Charlie reads it" {
+	# clone_children gives the new cpuset the machine's CPUs and nodes without
+	# a cpuset write, which a host whose cpuset is bound to v1 refuses.
+	echo 1 >"$MNT/cpuset/cgroup.clone_children"
+	mkdir "$MNT/cpuset/Charlie"
+	spawn_sleeper
+	echo "$pid" >"$MNT/cpuset/Charlie/tasks"
+	run in_exec "cat /proc/$pid/cpuset; cat /proc/self/cpuset
+		echo \$\$ >/sys/fs/cgroup/cpuset/Charlie/tasks; cat /proc/self/cpuset"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = /Charlie ]
+	[ "${lines[1]}" = / ]
+	[ "${lines[2]}" = /Charlie ]
+}
+
 @test "/proc/self/mounts and /proc/mounts list every hierarchy with fstype cgroup and its options" {
 	run in_exec "grep ' cgroup ' /proc/self/mounts; echo ==; grep ' cgroup ' /proc/mounts"
 	echo "$output"
