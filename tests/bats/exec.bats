@@ -115,6 +115,30 @@ ${expected%$'\n'}" ]
 	[ "$output" = "tmpfs /sys/fs/cgroup tmpfs ro,nosuid,nodev,noexec,relatime,mode=755 0 0" ]
 }
 
+@test "a view under /sys/fs: the host's cgroup mounts left beneath cgxfs's tmpfs over /sys/fs are not listed" {
+	# cgxfs lays a tmpfs over /sys/fs for a mount point there; the host's
+	# /sys/fs/cgroup mounts stay underneath, out of reach but in the kernel's
+	# mount table. Only ever inside a private mount namespace.
+	run unshare -m --propagation private bash -c '
+		"$0" --cgroup2 "$1" --base "$2-sys" --log "" /sys/fs/cgroup-exec-test || exit 10
+		"$3" --mount /sys/fs/cgroup-exec-test -- bash -c "
+			grep -E \" /sys/fs/cgroup[/ ]\" /proc/self/mounts | cut -d\" \" -f2 | sort | uniq -d
+			grep -c \"^cgroup2 \" /proc/self/mounts
+			grep -c \" /sys/fs/cgroup/memory \" /proc/self/mountinfo"
+		# The supervisor holds the view open until its last process is gone.
+		for i in $(seq 50); do fusermount3 -u /sys/fs/cgroup-exec-test 2>/dev/null && break; sleep 0.1; done
+		' "$CGXFS" "$CG2" "$BASE" "$CGX_EXEC"
+	for _ in $(seq 50); do
+		find "$CG2/$BASE-sys" -depth -type d -exec rmdir {} + 2>/dev/null
+		[ -d "$CG2/$BASE-sys" ] || break
+		sleep 0.1
+	done
+	echo "$output"
+	[ "${lines[0]}" = 0 ]
+	[ "${lines[1]}" = 1 ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
 @test "/proc/self/mountinfo shows the hierarchies as cgroup mounts of their root" {
 	run in_exec "grep ' - cgroup ' /proc/self/mountinfo | cut -d' ' -f4,5,7-"
 	echo "$output"
