@@ -236,10 +236,14 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return cgx_log_errno(r, "cannot forget group %s", name);
 	memevent_group_removed(ctx, dir->group[hier]->id);
 	tree_drop_group(&ctx->tree, dir, hier);
+	/*
+	 * The group is gone from here on; a directory that stays is only logged.
+	 * It goes before the leaves move: while it is there its parent still
+	 * counts as inner, and the parent's processes would stay in its @tasks.
+	 */
+	dir_collect(ctx, dir);
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after rmdir %s", name);
-	/* The group is gone from here on; a directory that stays is only logged. */
-	dir_collect(ctx, dir);
 	return 0;
 }
 

@@ -76,7 +76,15 @@ static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char
 	return 0;
 }
 
-/* A new leaf takes the per-set settings of the groups its tuple names. */
+/*
+ * A new leaf takes the per-set settings of the groups its tuple names.
+ * Under a directory that still holds processes itself, v2 keeps the
+ * controllers off (no internal processes), so the leaf has no controller
+ * files yet (ENOENT): its settings are applied again once the directory has
+ * handed its processes down and passes the controllers on (relocate_leaf(),
+ * leaf_get()). Until then its processes run with the parent's, which are
+ * the ones they had.
+ */
 static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
 {
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
@@ -84,7 +92,7 @@ static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
 
 		v1_for_each_controller (controller, &ctx->hiers.hier[h])
 			if (controller->apply_leaf &&
-			    (r = controller->apply_leaf(ctx, leaf, h)) < 0)
+			    (r = controller->apply_leaf(ctx, leaf, h)) < 0 && r != -ENOENT)
 				return cgx_log_errno(r, "cannot apply %s settings to leaf %s",
 						     controller->name, leaf->name);
 	}
@@ -158,7 +166,10 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
 	if (parent_was_leaf && strcmp((*leaf)->name, CGX_TASKS_LEAF) &&
 	    (r = relocate_leaf(ctx, target.dir)) < 0)
 		return r;
-	return dir_sync_controllers(ctx, target.dir);
+	if ((r = dir_sync_controllers(ctx, target.dir)) < 0)
+		return r;
+	/* The controller files the new leaf lacked under a directory with processes. */
+	return parent_was_leaf ? leaf_apply_settings(ctx, *leaf) : 0;
 }
 
 static int leaf_is_empty(struct cgx_ctx *ctx, struct v2_dir *leaf)
@@ -236,7 +247,10 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 		return 0;
 	}
 	/* A group directory that handed its processes down can now pass controllers on. */
-	return dir_sync_controllers(ctx, leaf);
+	if ((r = dir_sync_controllers(ctx, leaf)) < 0)
+		return r;
+	/* ... and the leaf they went to gets the controller files it was made without. */
+	return leaf_apply_settings(ctx, target);
 }
 
 int relocate_leaves(struct cgx_ctx *ctx)

@@ -104,3 +104,18 @@ int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, struct strbu
 	}
 	return 0;
 }
+
+int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, struct strbuf *out)
+{
+	int cpuset = hier_controller_index("cpuset", strlen("cpuset"));
+	const char *group = NULL;
+	char tuple[8192], path[PATH_MAX];
+	int r;
+
+	if ((r = cgroup_tuple_of(cgroup2, pid, tuple, sizeof(tuple))) < 0)
+		return r;
+	for (unsigned int i = 0; i < view->nr && cpuset >= 0; i++)
+		if (view->hier[i].controllers & (1u << cpuset))
+			group = group_in_tuple(&view->hier[i], tuple, path, sizeof(path));
+	return strbuf_addf(out, "%s\n", group ? group : "/");
+}

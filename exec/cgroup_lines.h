@@ -18,6 +18,12 @@
  */
 int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, struct strbuf *out);
 
+/*
+ * /proc/PID/cpuset: the group of the hierarchy holding cpuset ("/" for its
+ * root or when no hierarchy holds it), as proc_cpuset_show() prints it.
+ */
+int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, struct strbuf *out);
+
 /* The tuple text of @pid ("cpu,cpuacct:/a\n..."), "" outside cgxfs's base. */
 int cgroup_tuple_of(const char *cgroup2, pid_t pid, char *tuple, size_t size);
 

@@ -15,6 +15,8 @@ static enum proc_file per_process_file(const char *name)
 		return PROC_MOUNTINFO;
 	if (!strcmp(name, "cgroup"))
 		return PROC_CGROUP;
+	if (!strcmp(name, "cpuset"))
+		return PROC_CPUSET;
 	return PROC_OTHER;
 }
 
@@ -86,6 +88,8 @@ int proc_file_content(struct supervisor *sup, enum proc_file file, pid_t subject
 		return cgroup_lines(&sup->view, sup->cgroup2, subject, out);
 	case PROC_CGROUPS:
 		return synth_proc_cgroups(&sup->view, out);
+	case PROC_CPUSET:
+		return cpuset_line(&sup->view, sup->cgroup2, subject, out);
 	default:
 		return -EINVAL;
 	}
@@ -96,7 +100,7 @@ const char *proc_file_name(enum proc_file file)
 	static const char *const names[] = {
 		[PROC_OTHER] = "other",		[PROC_MOUNTS] = "mounts",
 		[PROC_MOUNTINFO] = "mountinfo", [PROC_CGROUP] = "cgroup",
-		[PROC_CGROUPS] = "cgroups",
+		[PROC_CGROUPS] = "cgroups",	[PROC_CPUSET] = "cpuset",
 	};
 
 	return names[file];

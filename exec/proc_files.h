@@ -8,7 +8,7 @@
 
 #include <sys/types.h>
 
-enum proc_file { PROC_OTHER, PROC_MOUNTS, PROC_MOUNTINFO, PROC_CGROUP, PROC_CGROUPS };
+enum proc_file { PROC_OTHER, PROC_MOUNTS, PROC_MOUNTINFO, PROC_CGROUP, PROC_CGROUPS, PROC_CPUSET };
 
 /*
  * What the absolute, folded @path names when thread @tid of process @tgid

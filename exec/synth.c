@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "synth.h"
 
+#include "ns.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,43 +138,97 @@ static int mountinfo_line(const struct mountinfo_line *mi, struct strbuf *out)
 			   mi->optional[0] ? " " : "", mi->fstype, mi->source, mi->super_options);
 }
 
+/* @prefix is @path or one of its parent directories. */
+static bool path_covers(const char *prefix, const char *path)
+{
+	size_t len = strlen(prefix);
+
+	if (!strcmp(prefix, "/"))
+		return true;
+	return !strncmp(prefix, path, len) && (path[len] == '\0' || path[len] == '/');
+}
+
+/*
+ * Whether mount @i is out of reach: a later mount on the same parent sits on
+ * its mount point or on a directory above it, or its parent is out of reach.
+ * The kernel still lists such mounts.
+ */
+static bool is_overmounted(const struct mountinfo_line *mi, size_t nr, size_t i, unsigned int depth)
+{
+	if (depth > 64)
+		return false;
+	for (size_t j = i + 1; j < nr; j++)
+		if (!strcmp(mi[j].parent, mi[i].parent) &&
+		    path_covers(mi[j].mount_point, mi[i].mount_point))
+			return true;
+	for (size_t p = 0; p < nr; p++)
+		if (p != i && !strcmp(mi[p].id, mi[i].parent))
+			return is_overmounted(mi, nr, p, depth + 1);
+	return false;
+}
+
+/*
+ * A view under /sys/fs (cgxfs's default /sys/fs/cgroup-compat) lies on a
+ * tmpfs laid over /sys/fs, beneath which the host's own /sys/fs/cgroup
+ * mounts stay: out of reach, but listed. A v1 host has no cgroup2 mount
+ * and no second set of hierarchies there, so they are left out.
+ */
+static bool is_hidden_host_cgroup(const struct mountinfo_line *mi, size_t nr, size_t i)
+{
+	return path_covers(CGROUP_ROOT, mi[i].mount_point) && is_overmounted(mi, nr, i, 0);
+}
+
 int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, struct strbuf *out)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	_cleanup_free_ struct mountinfo_line *mi = NULL;
 	char file[64], view_dev[32];
+	size_t nr = 0, size = 0;
 	char *line, *next;
 	int r;
 
 	snprintf(file, sizeof(file), "/proc/%d/mountinfo", pid);
 	if ((r = read_file_at(AT_FDCWD, file, &text)) < 0)
 		return r;
-	snprintf(view_dev, sizeof(view_dev), "%u:%u", major(view->dev), minor(view->dev));
 	for (line = text.buf; line && *line; line = next) {
-		struct mountinfo_line mi;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (nr == size) {
+			struct mountinfo_line *grown;
+
+			size = size ? size * 2 : 64;
+			if (!(grown = reallocarray(mi, size, sizeof(*mi))))
+				return -ENOMEM;
+			mi = grown;
+		}
+		if (parse_mountinfo_line(line, &mi[nr]) == 0)
+			nr++;
+	}
+	snprintf(view_dev, sizeof(view_dev), "%u:%u", major(view->dev), minor(view->dev));
+	for (size_t i = 0; i < nr; i++) {
+		struct mountinfo_line row = mi[i];
 		struct view_hier *hier = NULL;
 		const char *v1_root = "/";
 		char super_options[300];
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (parse_mountinfo_line(line, &mi) < 0)
-			continue;
-		if (!strcmp(mi.dev, view_dev))
-			hier = hier_of_root(view, mi.root, &v1_root);
+		if (!strcmp(row.dev, view_dev))
+			hier = hier_of_root(view, row.root, &v1_root);
 		if (hier) {
 			/* cgroup1_show_options(): the controllers, then name=. */
 			snprintf(super_options, sizeof(super_options), "%.*s,%s",
-				 (int)strcspn(mi.super_options, ","), mi.super_options,
+				 (int)strcspn(row.super_options, ","), row.super_options,
 				 hier->options);
-			mi.root = (char *)v1_root;
-			mi.fstype = "cgroup";
-			mi.source = (char *)view_source_of(view, strtoull(mi.id, NULL, 10));
-			if (!mi.source)
-				mi.source = "cgroup"; /* as systemd and cgroupfs-mount name it */
-			mi.super_options = super_options;
+			row.root = (char *)v1_root;
+			row.fstype = "cgroup";
+			row.source = (char *)view_source_of(view, strtoull(row.id, NULL, 10));
+			if (!row.source)
+				row.source = "cgroup"; /* as systemd and cgroupfs-mount name it */
+			row.super_options = super_options;
+		} else if (is_hidden_host_cgroup(mi, nr, i)) {
+			continue;
 		}
-		r = format == SYNTH_MOUNTS ? mounts_line(&mi, out) : mountinfo_line(&mi, out);
+		r = format == SYNTH_MOUNTS ? mounts_line(&row, out) : mountinfo_line(&row, out);
 		if (r < 0)
 			return r;
 	}

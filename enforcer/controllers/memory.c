@@ -61,6 +61,27 @@ static void pages_text(unsigned long long pages, char *v1, size_t v1_size, char 
 		snprintf(v2, v2_size, "%llu", pages * PAGE_SIZE_BYTES);
 }
 
+static int v2_read(const struct v1_file_ctx *fc, const char *file, struct strbuf *out)
+{
+	if (is_root(fc))
+		return read_file_at(fc->ctx->cgroup2_fd, file, out);
+	return knob_read(fc->ctx, fc->dir, "memory", file, out);
+}
+
+static unsigned long long v2_number(const struct v1_file_ctx *fc, const char *file)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	return v2_read(fc, file, &text) < 0 ? 0 : strtoull(text.buf, NULL, 10);
+}
+
+static unsigned long long v2_key(const struct v1_file_ctx *fc, const char *file, const char *key)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	return v2_read(fc, file, &text) < 0 ? 0 : v2_stat_key(text.buf, key);
+}
+
 /* memory.swap.max follows memsw - limit; a kernel without swap accounting has no such file. */
 static int sync_swap_max(const struct v1_file_ctx *fc, unsigned long long limit,
 			 unsigned long long memsw)
@@ -79,6 +100,40 @@ static int sync_swap_max(const struct v1_file_ctx *fc, unsigned long long limit,
 	return r == -ENOENT ? 0 : r;
 }
 
+/*
+ * mem_cgroup_resize_max(): v1 takes a limit below the usage only once
+ * reclaim has brought the usage under it, and otherwise fails with EBUSY,
+ * keeping the old limit and every task. cgroup2's memory.max takes any
+ * value and OOM-kills in the group until it fits, so a script lowering a
+ * limit would kill what it limits: reclaim first, as v1 does, through
+ * memory.reclaim. The usage may still grow between this check and the
+ * memory.max write; v2 then reclaims, or kills, as for any charge.
+ */
+static int reclaim_below(const struct v1_file_ctx *fc, unsigned long long bytes)
+{
+	_cleanup_close_ int fd = -1;
+	unsigned long long usage;
+	char text[32];
+	int r;
+
+	if (!cgx_has_controller(fc->ctx, "memory"))
+		return 0; /* knob_set() says why not */
+	if ((fd = cgx_dir_open(fc->ctx, fc->dir)) < 0)
+		return fd;
+	/* MAX_RECLAIM_RETRIES: how often v1 lets reclaim make progress. */
+	for (int tries = 0; tries < 16; tries++) {
+		if ((usage = v2_number(fc, "memory.current")) <= bytes)
+			return 0;
+		snprintf(text, sizeof(text), "%llu", usage - bytes);
+		r = write_file_at(fd, "memory.reclaim", text, strlen(text));
+		if (r == -ENOENT)
+			return 0; /* before 5.19: no way to reclaim first */
+		if (r < 0 && r != -EAGAIN)
+			return r;
+	}
+	return v2_number(fc, "memory.current") <= bytes ? 0 : -EBUSY;
+}
+
 static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	unsigned long long pages, memsw = stored_pages(fc, "memory.memsw.limit_in_bytes");
@@ -90,6 +145,8 @@ static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 		return r;
 	if (is_root(fc) || pages > memsw)
 		return -EINVAL; /* the root has no limit; memsw must stay >= limit */
+	if (pages != PAGE_COUNTER_MAX && (r = reclaim_below(fc, pages * PAGE_SIZE_BYTES)) < 0)
+		return r;
 	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
 	if ((r = knob_set(fc, "memory", "memory.max", v2, v1)) < 0)
 		return r;
@@ -192,27 +249,6 @@ static int use_hierarchy_write(const struct v1_file_ctx *fc, char *buf, size_t l
 	return value == 1 ? 0 : -EINVAL; /* hierarchy is always on */
 }
 
-static int v2_read(const struct v1_file_ctx *fc, const char *file, struct strbuf *out)
-{
-	if (is_root(fc))
-		return read_file_at(fc->ctx->cgroup2_fd, file, out);
-	return knob_read(fc->ctx, fc->dir, "memory", file, out);
-}
-
-static unsigned long long v2_number(const struct v1_file_ctx *fc, const char *file)
-{
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-
-	return v2_read(fc, file, &text) < 0 ? 0 : strtoull(text.buf, NULL, 10);
-}
-
-static unsigned long long v2_key(const struct v1_file_ctx *fc, const char *file, const char *key)
-{
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-
-	return v2_read(fc, file, &text) < 0 ? 0 : v2_stat_key(text.buf, key);
-}
-
 static int usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
 	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.current"));
@@ -229,14 +265,49 @@ static int max_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.peak"));
 }
 
+/*
+ * mem_cgroup_reset(): any write to a failcnt zeroes it. v2's event counts
+ * cannot be reset, so the count at the write is kept as a baseline that
+ * every read subtracts.
+ */
+static unsigned long long events_since_reset(const struct v1_file_ctx *fc, const char *file,
+					     const char *key)
+{
+	const char *baseline = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
+	unsigned long long count = v2_key(fc, file, key), base;
+
+	base = baseline ? strtoull(baseline, NULL, 10) : 0;
+	return count > base ? count - base : 0;
+}
+
+static int reset_events(const struct v1_file_ctx *fc, const char *file, const char *key)
+{
+	char baseline[32];
+
+	snprintf(baseline, sizeof(baseline), "%llu", v2_key(fc, file, key));
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, baseline);
+}
+
 static int failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", v2_key(fc, "memory.events", "max"));
+	return strbuf_addf(out, "%llu\n", events_since_reset(fc, "memory.events", "max"));
+}
+
+static int failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return reset_events(fc, "memory.events", "max");
 }
 
 static int memsw_failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", v2_key(fc, "memory.swap.events", "fail"));
+	return strbuf_addf(out, "%llu\n", events_since_reset(fc, "memory.swap.events", "fail"));
+}
+
+static int memsw_failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return reset_events(fc, "memory.swap.events", "fail");
 }
 
 static int oom_control_write(const struct v1_file_ctx *fc, char *buf, size_t len)
@@ -548,7 +619,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.failcnt",
 	 .mode = 0644,
 	 .read = failcnt_read,
-	 .write = v1_write_accepted,
+	 .write = failcnt_write,
 	 .v2 = V2_STATISTIC("memory.events")},
 	{.name = "memory.force_empty",
 	 .mode = 0200,
@@ -612,7 +683,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.memsw.failcnt",
 	 .mode = 0644,
 	 .read = memsw_failcnt_read,
-	 .write = v1_write_accepted,
+	 .write = memsw_failcnt_write,
 	 .v2 = V2_STATISTIC("memory.swap.events")},
 	{.name = "memory.memsw.limit_in_bytes",
 	 .mode = 0644,

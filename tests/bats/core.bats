@@ -193,6 +193,20 @@ b"
 	[ -z "$(cat "$MNT/cpu,cpuacct/outer/inner/tasks")" ]
 }
 
+@test "a group's own tasks come back from its leaf child when its last child group goes" {
+	# cpusets.rst's my_cpuset: the shell in it, then mkdir and rmdir my_sub_cs.
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/outer"
+	echo "$pid" >"$MNT/cpu,cpuacct/outer/tasks"
+	mkdir "$MNT/cpu,cpuacct/outer/inner"
+	[ "$(v2_path_of "$pid")" = "/$BASE/outer/@tasks" ]
+	rmdir "$MNT/cpu,cpuacct/outer/inner"
+	[ "$(v2_path_of "$pid")" = "/$BASE/outer" ]
+	[ ! -e "$CG2/$BASE/outer/@tasks" ]
+	[ ! -e "$CG2/$BASE/outer/inner" ]
+	[ "$(cat "$MNT/cpu,cpuacct/outer/tasks")" = "$pid" ]
+}
+
 @test "files cannot be created, removed or linked, as in the kernel" {
 	mkdir "$MNT/devices/d"
 	run touch "$MNT/devices/d/newfile"

@@ -80,6 +80,22 @@ EXPECTED_HIERARCHIES="cpuset cpu,cpuacct blkio memory devices freezer net_cls,ne
 	[ "${lines[3]}" = "1:cpuset:/" ]
 }
 
+@test "/proc/PID/cpuset names the process's group of the cpuset hierarchy, as cpusets.rst's Charlie reads it" {
+	# clone_children gives the new cpuset the machine's CPUs and nodes without
+	# a cpuset write, which a host whose cpuset is bound to v1 refuses.
+	echo 1 >"$MNT/cpuset/cgroup.clone_children"
+	mkdir "$MNT/cpuset/Charlie"
+	spawn_sleeper
+	echo "$pid" >"$MNT/cpuset/Charlie/tasks"
+	run in_exec "cat /proc/$pid/cpuset; cat /proc/self/cpuset
+		echo \$\$ >/sys/fs/cgroup/cpuset/Charlie/tasks; cat /proc/self/cpuset"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = /Charlie ]
+	[ "${lines[1]}" = / ]
+	[ "${lines[2]}" = /Charlie ]
+}
+
 @test "/proc/self/mounts and /proc/mounts list every hierarchy with fstype cgroup and its options" {
 	run in_exec "grep ' cgroup ' /proc/self/mounts; echo ==; grep ' cgroup ' /proc/mounts"
 	echo "$output"
@@ -97,6 +113,30 @@ ${expected%$'\n'}" ]
 	[ "$output" = 0 ]
 	run in_exec "grep '^tmpfs /sys/fs/cgroup ' /proc/self/mounts"
 	[ "$output" = "tmpfs /sys/fs/cgroup tmpfs ro,nosuid,nodev,noexec,relatime,mode=755 0 0" ]
+}
+
+@test "a view under /sys/fs: the host's cgroup mounts left beneath cgxfs's tmpfs over /sys/fs are not listed" {
+	# cgxfs lays a tmpfs over /sys/fs for a mount point there; the host's
+	# /sys/fs/cgroup mounts stay underneath, out of reach but in the kernel's
+	# mount table. Only ever inside a private mount namespace.
+	run unshare -m --propagation private bash -c '
+		"$0" --cgroup2 "$1" --base "$2-sys" --log "" /sys/fs/cgroup-exec-test || exit 10
+		"$3" --mount /sys/fs/cgroup-exec-test -- bash -c "
+			grep -E \" /sys/fs/cgroup[/ ]\" /proc/self/mounts | cut -d\" \" -f2 | sort | uniq -d
+			grep -c \"^cgroup2 \" /proc/self/mounts
+			grep -c \" /sys/fs/cgroup/memory \" /proc/self/mountinfo"
+		# The supervisor holds the view open until its last process is gone.
+		for i in $(seq 50); do fusermount3 -u /sys/fs/cgroup-exec-test 2>/dev/null && break; sleep 0.1; done
+		' "$CGXFS" "$CG2" "$BASE" "$CGX_EXEC"
+	for _ in $(seq 50); do
+		find "$CG2/$BASE-sys" -depth -type d -exec rmdir {} + 2>/dev/null
+		[ -d "$CG2/$BASE-sys" ] || break
+		sleep 0.1
+	done
+	echo "$output"
+	[ "${lines[0]}" = 0 ]
+	[ "${lines[1]}" = 1 ]
+	[ "${#lines[@]}" -eq 2 ]
 }
 
 @test "/proc/self/mountinfo shows the hierarchies as cgroup mounts of their root" {
