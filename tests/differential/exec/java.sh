@@ -29,5 +29,6 @@ echo 768M >memory/jvm/memory.memsw.limit_in_bytes
 echo -1 >cpu,cpuacct/jvm/cpu.cfs_quota_us
 metrics | grep -E 'Memory|CPU'
 echo $$ >memory/tasks
+echo 0 >memory/jvm/memory.force_empty  # see cgroup-tools.sh
 echo $$ >cpu,cpuacct/tasks
 rmdir memory/jvm cpu,cpuacct/jvm
