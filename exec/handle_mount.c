@@ -94,6 +94,13 @@ static int find_hierarchy(struct view *view, const struct cgroup_request *want,
 		*found = hier;
 		return 0;
 	}
+	/*
+	 * rebind_subsystems(): a new hierarchy cannot take a controller bound to
+	 * another one. Asked of the view, "cpu" would be its alias symlink (EEXIST).
+	 */
+	for (unsigned int i = 0; i < view->nr; i++)
+		if (want->controllers & view->hier[i].controllers)
+			return -EBUSY;
 	return 0;
 }
 

@@ -181,7 +181,8 @@ cgroupfs
 	mkdir "$dir"
 	run in_busybox "mount -t cgroup -o none,name=jobs cgroup $dir && cat /proc/self/cgroup | head -1 &&
 		mount -t cgroup -o cpu,memory cgroup $dir/x 2>&1; mount -t cgroup -o bogus cgroup $dir 2>&1
-		/usr/bin/setpriv --inh-caps=-all --bounding-set=-all mount -t cgroup -o freezer x $dir 2>&1; true"
+		/usr/bin/setpriv --inh-caps=-all --bounding-set=-all mount -t cgroup -o freezer x $dir 2>&1
+		mount -t cgroup -o cpu x $dir 2>&1; true"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "14:name=jobs:/" ]
@@ -190,6 +191,8 @@ cgroupfs
 	echo "${lines[1]}" | grep -q 'Device or resource busy'
 	echo "${lines[2]}" | grep -q 'Invalid argument'
 	echo "${lines[3]}" | grep -q -i 'permission\|not permitted\|must be superuser'
+	# cpu alone: bound to cpu,cpuacct, and not the view's "cpu" alias symlink.
+	echo "$output" | grep -q "mounting x on $dir failed: Device or resource busy"
 }
 
 @test "a legacy script with hard-coded /sys/fs/cgroup/cpu,cpuacct paths runs unchanged" {
