@@ -6,6 +6,7 @@
  */
 #include "ops.h"
 
+#include "dir_order.h"
 #include "inode.h"
 
 #include <stddef.h>
@@ -301,34 +302,45 @@ static void readdir_root(fuse_req_t req, struct cgx_ctx *ctx, char *buf, size_t 
 	}
 }
 
-static void readdir_group(fuse_req_t req, struct cgx_ctx *ctx, const struct node *group, char *buf,
-			  size_t size, off_t off, size_t *used)
+/* The files and child groups in kernfs's order; -ENOMEM when they cannot be sorted. */
+static int readdir_group(fuse_req_t req, struct cgx_ctx *ctx, const struct node *group, char *buf,
+			 size_t size, off_t off, size_t *used)
 {
 	const struct cgx_hier *hier = &ctx->hiers.hier[group->hier];
 	bool is_root = group->dir == ctx->tree.base;
-	off_t index = 2;
+	_cleanup_free_ struct dir_entry *entries = NULL;
+	size_t nr = 0, max = hier->nr_files;
 
+	for (struct v2_dir *child = cgx_group_next_child(group->dir, group->hier, NULL); child;
+	     child = cgx_group_next_child(group->dir, group->hier, child))
+		max++;
+	if (!(entries = calloc(max ? max : 1, sizeof(*entries))))
+		return -ENOMEM;
 	for (unsigned int f = 0; f < hier->nr_files; f++) {
-		struct node node = {
-			.kind = NODE_FILE, .dir = group->dir, .hier = group->hier, .file = f};
-		struct stat st = {.st_ino = node_ino(&node), .st_mode = S_IFREG};
-
 		if (!v1_file_present(hier->files[f], is_root))
 			continue;
-		if (index >= off &&
-		    !dir_add(req, buf, size, used, hier->files[f]->name, &st, index + 1))
-			return;
-		index++;
+		entries[nr++] = (struct dir_entry){.name = hier->files[f]->name,
+						   .node = {.kind = NODE_FILE,
+							    .dir = group->dir,
+							    .hier = group->hier,
+							    .file = f}};
 	}
 	for (struct v2_dir *child = cgx_group_next_child(group->dir, group->hier, NULL); child;
-	     child = cgx_group_next_child(group->dir, group->hier, child), index++) {
-		struct node node = {.kind = NODE_GROUP, .dir = child, .hier = group->hier};
-		struct stat st = {.st_ino = node_ino(&node), .st_mode = S_IFDIR};
+	     child = cgx_group_next_child(group->dir, group->hier, child))
+		entries[nr++] = (struct dir_entry){
+			.name = cgx_group_name(child),
+			.node = {.kind = NODE_GROUP, .dir = child, .hier = group->hier}};
+	dir_entries_sort(entries, nr);
+	for (size_t i = 0; i < nr; i++) {
+		off_t index = 2 + (off_t)i;
+		struct stat st = {.st_ino = node_ino(&entries[i].node),
+				  .st_mode =
+					  entries[i].node.kind == NODE_GROUP ? S_IFDIR : S_IFREG};
 
-		if (index >= off &&
-		    !dir_add(req, buf, size, used, cgx_group_name(child), &st, index + 1))
-			return;
+		if (index >= off && !dir_add(req, buf, size, used, entries[i].name, &st, index + 1))
+			break;
 	}
+	return 0;
 }
 
 static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -367,8 +379,10 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (node.kind == NODE_ROOT)
 		readdir_root(req, ctx, buf, size, off, &used);
-	else
-		readdir_group(req, ctx, &node, buf, size, off, &used);
+	else if ((r = readdir_group(req, ctx, &node, buf, size, off, &used)) < 0) {
+		fuse_reply_err(req, -r);
+		return;
+	}
 reply:
 	fuse_reply_buf(req, buf, used);
 }

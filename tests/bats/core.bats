@@ -322,3 +322,21 @@ b"
 	[ -e "$MNT/pids/tasks" ]
 	grep -qx 1 "$MNT/pids/tasks"
 }
+
+@test "a group directory lists its entries in kernfs's order, as the kernel's own cgroup2 does" {
+	# The oracle: the groups' own v2 directories, listed by the kernel's kernfs.
+	local names="t t2 tasks2 db web a b c alpha z9 long-group-name-17" n kernel view
+	for n in $names; do
+		mkdir "$MNT/memory/$n"
+		[ -d "$CG2/$BASE/$n" ]
+	done
+	kernel=$(ls -f "$CG2/$BASE" | grep -xF "${names// /$'\n'}" | tr '\n' ' ')
+	view=$(ls -f "$MNT/memory" | grep -xF "${names// /$'\n'}" | tr '\n' ' ')
+	echo "kernel: $kernel"
+	echo "view:   $view"
+	[ "$view" = "$kernel" ]
+	[ "$view" != "$(printf '%s\n' $names | sort | tr '\n' ' ')" ]
+	# Files and groups are one list; the root's first three files as a v1 kernel lists them.
+	[ "$(ls -f "$MNT/memory" | grep -v '^\.' | grep -vxF "${names// /$'\n'}" | head -n3 | tr '\n' ' ')" = \
+		"cgroup.procs memory.use_hierarchy memory.kmem.tcp.usage_in_bytes " ]
+}

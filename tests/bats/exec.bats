@@ -302,3 +302,20 @@ SCRIPT
 	[ "$status" -eq 125 ]
 	echo "$output" | grep -q 'no running cgxfs view'
 }
+
+@test "cgroup-tools find the view as v1 hierarchies; cgget -g reads a whole group" {
+	command -v cgget # scripts/install-deps installs cgroup-tools
+	run in_exec 'cgcreate -g cpu,memory:/tools && lssubsys -m memory cpu && lscgroup memory:/ &&
+		cgget -g memory:tools; echo "cgget $?"; cgdelete -g memory:/tools; cgdelete -g cpu:/tools'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(head -n5 <<<"$output")" = "cpu,cpuacct /sys/fs/cgroup/cpu,cpuacct
+memory /sys/fs/cgroup/memory
+memory:/
+memory:/tools
+tools:" ]
+	# libcgroup keeps the status of the last file listed: the kernel's order ends on a memory file.
+	echo "$output" | grep -qx 'memory.use_hierarchy: 1'
+	[ "${lines[-1]}" = "cgget 0" ]
+	[ ! -d "$MNT/memory/tools" ] && [ ! -d "$MNT/cpu,cpuacct/tools" ]
+}
