@@ -220,14 +220,24 @@ time.sleep(1000)' "$view" "$g" 3>&- &
   for _ in $(seq 30); do [ -d "$CG2/cgx-cpu-first/a/@memory=m" ] && [ -d "$CG2/cgx-cpu-first/b/@memory=m" ] && break; sleep 0.1; done
   grep -qx "memory /m memory.max enforced" "$view/cgx.limits"
   # Sampled through the load and its rebalances: the parts and the usage stay within 64M.
+  # The daemon shrinks parts before it grows others, so at every instant they
+  # fit; three reads in a row are no instant, though: a read is taken only
+  # when the parts read the same twice over, i.e. no rebalance fell between.
+  local dirs=("$CG2/cgx-cpu-first/m" "$CG2"/cgx-cpu-first/[ab]/@memory=m)
   for _ in $(seq 8); do
-    local parts=0 usage=0 d
-    for d in "$CG2/cgx-cpu-first/m" "$CG2"/cgx-cpu-first/[ab]/@memory=m; do
-      parts=$((parts + $(cat "$d/memory.max")))
+    local parts=0 usage=0 first second d
+    for _ in $(seq 20); do
+      first=$(cat "${dirs[@]/%//memory.max}")
+      second=$(cat "${dirs[@]/%//memory.max}")
+      [ "$first" = "$second" ] && break
+    done
+    [ "$first" = "$second" ]
+    for d in $first; do parts=$((parts + d)); done
+    for d in "${dirs[@]}"; do
       usage=$((usage + $(cat "$d/memory.current")))
       echo "  ${d#"$CG2"/}: max $(cat "$d/memory.max") current $(cat "$d/memory.current") procs $(wc -l <"$d/cgroup.procs")"
     done
-    echo "parts $parts usage $usage"
+    echo "parts $parts ($first) usage $usage"
     [ "$parts" -le $((64 << 20)) ]
     [ "$usage" -le $((64 << 20)) ]
     sleep 0.5
