@@ -247,8 +247,7 @@ static size_t outside_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned
 	size_t nr = 0;
 
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-		if (tree_is_ancestor(group, leaf->leaf_tuple->coord[h]) &&
-		    !tree_is_ancestor(group, leaf) && nr < room)
+		if (tree_leaf_outside(leaf, group, h) && nr < room)
 			units[nr++] = leaf;
 	return nr;
 }

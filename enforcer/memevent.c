@@ -134,8 +134,7 @@ static unsigned long long group_value(struct cgx_ctx *ctx, const struct v1_group
 	unsigned long long sum = dir_value(ctx, group->dir, file, key);
 
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-		if (tree_is_ancestor(group->dir, leaf->leaf_tuple->coord[group->hier]) &&
-		    !tree_is_ancestor(group->dir, leaf))
+		if (tree_leaf_outside(leaf, group->dir, group->hier))
 			sum += dir_value(ctx, leaf, file, key);
 	return sum;
 }

@@ -338,3 +338,9 @@ bool tuple_is_root(const struct tuple *t, const struct v2_tree *tree)
 			return false;
 	return true;
 }
+
+bool tree_leaf_outside(const struct v2_dir *leaf, const struct v2_dir *group, unsigned int hier)
+{
+	return tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]) &&
+	       !tree_is_ancestor(group, leaf);
+}

@@ -122,6 +122,11 @@ void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir);
 
 unsigned int tree_depth(const struct v2_dir *dir);
 bool tree_is_ancestor(const struct v2_dir *ancestor, const struct v2_dir *dir);
+/*
+ * Does @leaf hold members of @group (or of a group below it) in hierarchy
+ * @hier while lying outside @group's directory (a divergent fold)?
+ */
+bool tree_leaf_outside(const struct v2_dir *leaf, const struct v2_dir *group, unsigned int hier);
 
 /*
  * Path of @dir relative to the base: v2 names ("a/@@x") or, with @v1, the
