@@ -115,14 +115,6 @@ static void rfc3339_now(char *buf, size_t size)
 	snprintf(buf + n, size - n, ".%03ldZ", now.tv_nsec / 1000000);
 }
 
-static time_t monotonic_seconds(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec;
-}
-
 /*
  * Whether syslog may carry this warning: DEPRECATION_SYSLOG_BURST per
  * (program, kind) and window, so a script in a loop says it a few times a
@@ -133,7 +125,7 @@ static bool syslog_allowed(struct deprecation_log *log, const char *program,
 			   enum deprecation_kind kind, unsigned long long *held_back)
 {
 	struct deprecation_rate *slot = NULL, *oldest = &log->rates[0];
-	time_t now = monotonic_seconds();
+	time_t now = monotonic_ms() / 1000;
 
 	*held_back = 0;
 	for (size_t i = 0; i < DEPRECATION_RATE_SLOTS && !slot; i++) {

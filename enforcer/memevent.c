@@ -45,7 +45,7 @@ struct memevent {
 	/* memory.events (OOM) or memory.pressure with the trigger (pressure); -1: none */
 	int watch_fd;
 	const struct v2_dir *watch_dir; /* compared, never dereferenced: it may be gone */
-	struct timespec removed_at;	/* on the removed list: when its group went */
+	long long removed_ms; /* on the removed list: when its group went (monotonic_ms) */
 };
 
 /*
@@ -308,22 +308,13 @@ static bool fired(const struct memevent *event, const struct pollfd *fds, size_t
 	return false;
 }
 
-static long long ms_since(const struct timespec *then)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long long)(now.tv_sec - then->tv_sec) * 1000 +
-	       (now.tv_nsec - then->tv_nsec) / 1000000;
-}
-
 /* memcg_event_remove(): the listener reads 1 and finds its control file gone. */
 static void wake_removed(struct memevent_state *state)
 {
 	for (struct memevent **link = &state->removed; *link;) {
 		struct memevent *event = *link;
 
-		if (ms_since(&event->removed_at) < REMOVAL_DELAY_MS) {
+		if (monotonic_ms() - event->removed_ms < REMOVAL_DELAY_MS) {
 			link = &event->next;
 			continue;
 		}
@@ -378,7 +369,7 @@ void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id)
 		*link = event->next;
 		state_count(state, event, -1);
 		close_watch(event);
-		clock_gettime(CLOCK_MONOTONIC, &event->removed_at);
+		event->removed_ms = monotonic_ms();
 		event->next = state->removed;
 		state->removed = event;
 	}

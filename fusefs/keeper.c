@@ -40,14 +40,6 @@ struct keeper {
 	int result;
 };
 
-static time_t now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
-
 /*
  * Like fuse_daemonize(), but the parent returns only once a daemon serves
  * the view, with its failure otherwise; the keeper goes on in the child.
@@ -111,7 +103,7 @@ static int spawn(struct keeper *k)
 		_exit(127);
 	}
 	k->child = pid;
-	k->child_started = now();
+	k->child_started = monotonic_ms() / 1000;
 	return 0;
 }
 
@@ -186,7 +178,7 @@ static void stop(struct keeper *k)
 
 static void daemon_ended(struct keeper *k, int status)
 {
-	bool quick = now() - k->child_started < RESTART_PAUSE_S;
+	bool quick = monotonic_ms() / 1000 - k->child_started < RESTART_PAUSE_S;
 
 	k->child = 0;
 	if (k->stopping)

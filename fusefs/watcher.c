@@ -42,14 +42,6 @@ static void drain(int fd)
 		;
 }
 
-static long long now_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
 /*
  * The three fds of the watcher, then the files event_control listeners
  * poll, as the context has them now; -ENOMEM leaves the old set.
@@ -74,7 +66,7 @@ static void *watch_loop(void *arg)
 {
 	struct watcher *watcher = arg;
 	_cleanup_free_ struct pollfd *fds = NULL;
-	long long last_rescan = now_ms();
+	long long last_rescan = monotonic_ms();
 	bool ticking = false;
 	size_t nr = 0;
 	unsigned int wakeups = 0;
@@ -100,13 +92,13 @@ static void *watch_loop(void *arg)
 		cgx_lock(watcher->ctx);
 		cgx_memevent_check(watcher->ctx, fds + 3, nr - 3);
 		if (!fds[1].revents && !fds[2].revents &&
-		    now_ms() - last_rescan < RESCAN_INTERVAL_MS) {
+		    monotonic_ms() - last_rescan < RESCAN_INTERVAL_MS) {
 			ticking = cgx_memevent_ticking(watcher->ctx);
 			pollfds_refresh(watcher, &fds, &nr);
 			cgx_unlock(watcher->ctx);
 			continue;
 		}
-		last_rescan = now_ms();
+		last_rescan = monotonic_ms();
 		if (fds[1].revents) {
 			drain(watcher->signal_fd);
 			if ((r = cgx_deprecation_reopen(watcher->ctx)) < 0)
