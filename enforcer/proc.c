@@ -203,7 +203,11 @@ int proc_list_all(bool threads, struct pid_list *pids)
 		}
 		snprintf(path, sizeof(path), "/proc/%d/task", (int)procs.pids[i]);
 		r = list_numeric(path, pids);
-		if (r < 0 && r != -ENOENT)
+		/*
+		 * A process gone meanwhile: its task directory answers ENOENT,
+		 * or ESRCH while /proc's cached entry for it outlives it.
+		 */
+		if (r < 0 && r != -ENOENT && r != -ESRCH)
 			return r;
 	}
 	pid_list_sort_unique(pids);
