@@ -214,12 +214,16 @@ int proc_list_all(bool threads, struct pid_list *pids)
 	return 0;
 }
 
+/* The pid namespace of task @pid, or of the daemon for 0. */
 static int pid_ns_of(pid_t pid, char *link, size_t size)
 {
 	char path[64];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/pid");
 	if ((n = readlink(path, link, size - 1)) < 0)
 		return errno == ENOENT ? -ESRCH : -errno;
 	link[n] = '\0';
@@ -256,7 +260,7 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
 	int r;
 
 	if ((r = pid_ns_of(writer, writer_ns, sizeof(writer_ns))) < 0 ||
-	    (r = pid_ns_of(getpid(), self_ns, sizeof(self_ns))) < 0)
+	    (r = pid_ns_of(0, self_ns, sizeof(self_ns))) < 0)
 		return r;
 	if (!strcmp(writer_ns, self_ns)) {
 		*ours = pid;

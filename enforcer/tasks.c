@@ -211,10 +211,23 @@ static int pin_target(const struct cgx_caller *caller, int pid, pid_t *tgid)
 		tid = caller->tid;
 	else if ((r = proc_pid_in_ns_of(caller->tid, pid, &tid)) < 0)
 		return r;
+	/*
+	 * The usual case, a process's own pid: pidfd_open() takes only a thread
+	 * group leader, and answers any other thread EINVAL (ENOENT on newer
+	 * kernels, measured on 6.18).
+	 */
+	pidfd = proc_pidfd(tid);
+	if (pidfd >= 0) {
+		*tgid = tid;
+		return pidfd;
+	}
+	if (pidfd != -EINVAL && pidfd != -ENOENT)
+		return pidfd;
+	/* Another thread: its leader, pinned, must still be the one it names. */
 	if ((r = proc_tgid(tid, tgid)) < 0)
 		return r;
 	if ((pidfd = proc_pidfd(*tgid)) < 0)
-		return pidfd == -EINVAL ? -ESRCH : pidfd;
+		return pidfd == -EINVAL || pidfd == -ENOENT ? -ESRCH : pidfd;
 	/* The tgid read before the pidfd was opened must still be the tid's. */
 	if ((r = proc_tgid(tid, &tgid_again)) < 0 || tgid_again != *tgid) {
 		close(pidfd);

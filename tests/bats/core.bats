@@ -77,6 +77,27 @@ b"
 	grep -qx "$pid" "$MNT/memory/tasks"
 }
 
+@test "a thread's id written to tasks or cgroup.procs moves its whole process" {
+	perl -Mthreads -e 'threads->create(sub { sleep 1000 })->detach; sleep 1000' </dev/null >/dev/null 2>&1 &
+	pid=$!
+	SLEEPERS="${SLEEPERS:-} $pid"
+	local tid
+	for _ in $(seq 50); do
+		tid=$(ls "/proc/$pid/task" | grep -vx "$pid" | head -1)
+		[ -n "$tid" ] && break
+		sleep 0.1
+	done
+	[ -n "$tid" ]
+	mkdir "$MNT/memory/t" "$MNT/memory/p"
+	echo "$tid" >"$MNT/memory/t/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/t" ]
+	[ "$(v2_path_of "$tid")" = "/$BASE/t" ]
+	[ "$(sort -n "$MNT/memory/t/tasks")" = "$(printf '%s\n' "$pid" "$tid" | sort -n)" ]
+	echo "$tid" >"$MNT/memory/p/cgroup.procs"
+	[ "$(cat "$MNT/memory/p/cgroup.procs")" = "$pid" ]
+	[ -z "$(cat "$MNT/memory/t/tasks")" ]
+}
+
 @test "groups that agree across hierarchies fold to the v1 path itself" {
 	spawn_sleeper
 	mkdir "$MNT/cpu,cpuacct/job" "$MNT/memory/job"
