@@ -99,6 +99,12 @@ int cgx_group_setattr(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier
 int cgx_file_lookup(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, const char *name);
 int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
 		  const struct cgx_caller *caller, struct strbuf *out);
+/*
+ * At an open for writing: what the file's writes will check of @opener,
+ * taken now as the kernel keeps the open's credentials (admin_at_open).
+ */
+void cgx_file_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
+			  struct cgx_caller *opener);
 /* Returns the bytes consumed (at most a page, as kernfs) or -errno. */
 ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 		       unsigned int file, const struct cgx_caller *caller, const char *buf,

@@ -44,15 +44,17 @@ static int flag_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 /*
  * Since the fix of CVE-2022-0492 the kernel takes a release agent only from
  * CAP_SYS_ADMIN in the initial user namespace: it runs as root on the host.
+ * file_ns_capable() asks it of the file's opener, so a descriptor opened by
+ * such a process may be written by one without the capability, and never
+ * the other way round.
  */
 static int release_agent_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	char value[PATH_MAX + 1];
-	int r;
 
 	(void)len;
-	if ((r = proc_is_init_ns_admin(fc->caller->tid)) < 0)
-		return r;
+	if (!fc->caller->admin_at_open)
+		return -EPERM;
 	/* strscpy into a PATH_MAX buffer: longer paths are cut, as the kernel does. */
 	snprintf(value, PATH_MAX, "%s", strstrip(buf));
 	strcat(value, "\n");
@@ -85,7 +87,7 @@ const struct v1_file v1_core_files[] = {
 	 .v2 = V2_EMULATED("watch cgroup.events for \"populated 0\" (inotify), as systemd does")},
 	{.name = "release_agent",
 	 .mode = 0644,
-	 .flags = V1F_ROOT_ONLY,
+	 .flags = V1F_ROOT_ONLY | V1F_OPENER_ADMIN,
 	 .default_value = "\n",
 	 .write = release_agent_write,
 	 /* cgroup1_base_files: PATH_MAX - 1, so a page-long path is already E2BIG. */

@@ -350,7 +350,7 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
 {
 	const struct cgx_hier *h = &ctx->hiers.hier[hier];
-	const struct cgx_caller daemon = {getpid(), 0, 0};
+	const struct cgx_caller daemon = {getpid(), 0, 0, true};
 
 	for (unsigned int file = 0; file < h->nr_files; file++) {
 		const char *value = dir->group[hier]->values[file];
@@ -543,6 +543,15 @@ int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, un
 	if (!(value = cgx_value_get(ctx, dir, hier, file)))
 		return -EINVAL; /* a write-only file, as kernfs answers */
 	return strbuf_add(out, value, strlen(value));
+}
+
+void cgx_file_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
+			  struct cgx_caller *opener)
+{
+	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
+
+	opener->admin_at_open =
+		(row->flags & V1F_OPENER_ADMIN) && proc_is_init_ns_admin(opener->tid) == 0;
 }
 
 ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,

@@ -21,6 +21,12 @@ struct cgx_caller {
 	pid_t tid;
 	uid_t uid;
 	gid_t gid;
+	/*
+	 * CAP_SYS_ADMIN in the initial user namespace when the file was opened
+	 * for writing, what file_ns_capable() asks of a V1F_OPENER_ADMIN file;
+	 * only taken (cgx_file_note_opener()) for those files.
+	 */
+	bool admin_at_open;
 };
 
 struct v1_file_ctx {
@@ -32,9 +38,10 @@ struct v1_file_ctx {
 };
 
 enum v1_file_flags {
-	V1F_ROOT_ONLY = 1 << 0, /* only in a hierarchy's root group */
-	V1F_NOT_ROOT = 1 << 1,	/* in every group but the root */
-	V1F_INHERIT = 1 << 2,	/* a new group starts with its parent's value (cgroup_create) */
+	V1F_ROOT_ONLY = 1 << 0,	   /* only in a hierarchy's root group */
+	V1F_NOT_ROOT = 1 << 1,	   /* in every group but the root */
+	V1F_INHERIT = 1 << 2,	   /* a new group starts with its parent's value (cgroup_create) */
+	V1F_OPENER_ADMIN = 1 << 3, /* a write needs the opener's CAP_SYS_ADMIN, not the writer's */
 };
 
 /* What a v1 file becomes in cgroup2 (DESIGN 4): the report and the deprecation log read it. */

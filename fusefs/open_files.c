@@ -7,14 +7,19 @@
 #include <unistd.h>
 
 /*
- * fh = opener uid << 32 | serial. The serial starts at random so that a
- * handle of this daemon rarely equals one the kernel still holds from an
- * earlier daemon; when it does on the same inode, both files share the
- * content cache, which holds a read of that same file either way.
+ * fh = opener uid << 32 | serial << 1 | admin_at_open. The serial starts at
+ * random so that a handle of this daemon rarely equals one the kernel still
+ * holds from an earlier daemon; when it does on the same inode, both files
+ * share the content cache, which holds a read of that same file either way.
  */
 static uint32_t fh_uid(uint64_t fh)
 {
 	return (uint32_t)(fh >> 32);
+}
+
+static bool fh_admin_at_open(uint64_t fh)
+{
+	return fh & 1;
 }
 
 static struct open_file **bucket_of(struct open_files *files, uint64_t fh)
@@ -65,7 +70,8 @@ static struct open_file *insert(struct open_files *files, uint64_t fh, fuse_ino_
 struct open_file *open_files_add(struct open_files *files, fuse_ino_t ino,
 				 const struct cgx_caller *opener)
 {
-	uint64_t fh = (uint64_t)opener->uid << 32 | files->next_serial++;
+	uint32_t serial = files->next_serial++ << 1 | opener->admin_at_open;
+	uint64_t fh = (uint64_t)opener->uid << 32 | serial;
 
 	return insert(files, fh, ino, opener);
 }
@@ -83,7 +89,7 @@ struct open_file *open_files_get(struct open_files *files, uint64_t fh, fuse_ino
 				 const struct cgx_caller *user)
 {
 	struct open_file **link = find(files, fh, ino);
-	struct cgx_caller opener = {user->tid, fh_uid(fh), user->gid};
+	struct cgx_caller opener = {user->tid, fh_uid(fh), user->gid, fh_admin_at_open(fh)};
 
 	if (*link)
 		return *link;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Open files of the view, found by the file handle the kernel keeps. A
- * handle carries what a restarted daemon needs (the opener's uid); the table
- * only caches a read's content, so a handle the kernel got from an earlier
- * daemon on the same connection is taken up where it is first used.
+ * handle carries what a restarted daemon needs (the opener's uid and whether
+ * it held CAP_SYS_ADMIN); the table only caches a read's content, so a handle
+ * the kernel got from an earlier daemon on the same connection is taken up
+ * where it is first used.
  */
 #ifndef CGXFS_OPEN_FILES_H
 #define CGXFS_OPEN_FILES_H

@@ -40,7 +40,7 @@ static struct cgx_caller req_caller(fuse_req_t req)
 {
 	const struct fuse_ctx *fc = fuse_req_ctx(req);
 
-	return (struct cgx_caller){fc->pid, fc->uid, fc->gid};
+	return (struct cgx_caller){fc->pid, fc->uid, fc->gid, false};
 }
 
 static int node_decode(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node)
@@ -408,6 +408,8 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EACCES);
 		return;
 	}
+	if (node.kind == NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY)
+		cgx_file_note_opener(ctx, node.hier, node.file, &opener);
 	if (!(file = open_files_add(&fs->files, ino, &opener))) {
 		fuse_reply_err(req, ENOMEM);
 		return;

@@ -116,6 +116,17 @@ nocap() {
 	[ "$(cat "$MNT/memory/release_agent")" = "" ]
 }
 
+@test "release_agent checks its opener's CAP_SYS_ADMIN (file_ns_capable), not its writer's" {
+	exec 5>"$MNT/memory/release_agent"
+	nocap bash -c 'echo /bin/agent >&5'
+	exec 5>&-
+	[ "$(cat "$MNT/memory/release_agent")" = /bin/agent ]
+	# Opened without the capability: refused at the write, as the kernel does.
+	run nocap bash -c "exec 5>'$MNT/memory/release_agent' && echo /bin/other >&5"
+	[[ $output == *"Operation not permitted"* ]]
+	[ "$(cat "$MNT/memory/release_agent")" = /bin/agent ]
+}
+
 @test "mode bits bind root only without CAP_DAC_OVERRIDE" {
 	mkdir "$MNT/memory/g"
 	chmod 000 "$MNT/memory/g/notify_on_release"

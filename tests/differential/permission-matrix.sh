@@ -29,5 +29,13 @@ echo "release_agent in a child: $(ls $h/d/release_agent 2>&1 | err) | sane_behav
 case_ root write $h/d/release_agent "echo /bin/true > $h/d/release_agent"
 case_ A write $h/d/release_agent "echo /bin/true > $h/d/release_agent"
 echo "release_agent now: [$(cat $h/release_agent)]"
+echo "## release_agent asks CAP_SYS_ADMIN of the file's opener (file_ns_capable), not of its writer"
+exec 5>$h/release_agent
+echo "opened by root, written by nocap: $(as nocap 'echo /bin/agent >&5')"
+exec 5>&-
+echo "release_agent now: [$(cat $h/release_agent)]"
+echo "opened and written by nocap: $(as nocap "exec 5>$h/release_agent && echo /bin/other >&5")"
+echo "release_agent now: [$(cat $h/release_agent)]"
+echo >$h/release_agent
 
 cleanup
