@@ -15,7 +15,7 @@ struct v2_dir;
 struct usage_sample {
 	const struct v2_dir *dir; /* compared, never dereferenced: it may be gone */
 	unsigned long long usage;
-	unsigned long long rate; /* growth of usage over the last interval */
+	unsigned long long rate;  /* growth of usage over the last interval */
 	unsigned long long round; /* of the last reading; 0: none yet */
 };
 

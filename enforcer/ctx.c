@@ -165,7 +165,8 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		goto fail;
 	if ((r = choose_hierarchies(ctx, options)) < 0)
 		goto fail;
-	if (options->primary_order && (r = hier_set_primary(&ctx->hiers, options->primary_order)) < 0) {
+	if (options->primary_order &&
+	    (r = hier_set_primary(&ctx->hiers, options->primary_order)) < 0) {
 		cgx_log_errno(r, "bad primary order '%s': a comma list of v1 controllers",
 			      options->primary_order);
 		goto fail;

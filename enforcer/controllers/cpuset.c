@@ -451,10 +451,11 @@ static const struct v1_file cpuset_files[] = {
 	 .write = global_flag_write,
 	 .v2 = V2_NONE("PSI is always on: memory.pressure")},
 	INHERITED_FLAG_ROW("cpuset.memory_spread_page", "0\n",
-		 V2_NONE("no page cache spreading in cgroup2; set the NUMA policy of the "
-			 "process (numactl --interleave)")),
-	INHERITED_FLAG_ROW("cpuset.memory_spread_slab", "0\n",
-		 V2_NONE("no slab spreading in cgroup2; set the NUMA policy of the process")),
+			   V2_NONE("no page cache spreading in cgroup2; set the NUMA policy of the "
+				   "process (numactl --interleave)")),
+	INHERITED_FLAG_ROW(
+		"cpuset.memory_spread_slab", "0\n",
+		V2_NONE("no slab spreading in cgroup2; set the NUMA policy of the process")),
 	{.name = "cpuset.mems",
 	 .mode = 0644,
 	 .default_value = "\n",

@@ -66,8 +66,8 @@ static void hierarchies(const char *text)
 	struct cgx_hier_set set, again;
 
 	if (hier_set_parse(&set, text) == 0) {
-		if (hier_set_format(&set, &kept) < 0 || hier_set_parse_stored(&again, kept.buf) < 0 ||
-		    again.nr != set.nr)
+		if (hier_set_format(&set, &kept) < 0 ||
+		    hier_set_parse_stored(&again, kept.buf) < 0 || again.nr != set.nr)
 			abort();
 		hier_set_release(&again);
 		hier_set_release(&set);
