@@ -155,9 +155,15 @@ int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd);
 struct pollfd;
 /* True while a threshold or OOM listener wants reading every CGX_MEMEVENT_TICK_MS. */
 bool cgx_memevent_ticking(struct cgx_ctx *ctx);
-/* The files to poll for POLLPRI (memory.events, PSI triggers): fills up to @room, returns all. */
+/*
+ * The files to poll for POLLPRI (memory.events, PSI triggers) and the pidfds
+ * of the eventfds' holders for POLLIN: fills up to @room, returns all.
+ */
 size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room);
-/* Signals every listener whose event happened; @fds: those polled, with their revents. */
+/*
+ * Signals every listener whose event happened and drops those whose eventfd
+ * no process holds any more; @fds: those polled, with their revents.
+ */
 void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr);
 
 /* Tasks (tasks.c). */

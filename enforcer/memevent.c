@@ -12,8 +12,14 @@
  *     fires (pressure_triggers[] below for the mapping);
  * and once after rmdir of the group, as the kernel's css offlining wakes
  * every listener from a work item: by the watcher, a moment after the rmdir
- * returned, so that the listener then finds its group gone. The daemon holds its own reference to
- * each eventfd until then: registrations are daemon state, lost when it restarts.
+ * returned, so that the listener then finds its group gone.
+ *
+ * The daemon holds its own reference to each eventfd, so the kernel's
+ * EPOLLHUP at the last close, which ends a v1 registration, never comes.
+ * Instead a pidfd of one process holding the eventfd is watched; when that
+ * process exits, another holder is looked for (kcmp(2)), and with none left
+ * the registration goes. Registrations are daemon state, lost when it
+ * restarts.
  *
  * A group's usage and events are those of its v2 directory plus those of
  * its leaves outside it (a divergent fold), so that every process the group
@@ -45,6 +51,7 @@ struct memevent {
 	/* memory.events (OOM) or memory.pressure with the trigger (pressure); -1: none */
 	int watch_fd;
 	const struct v2_dir *watch_dir; /* compared, never dereferenced: it may be gone */
+	int holder_pidfd;		/* a process with the eventfd open; -1: none known */
 	long long removed_ms; /* on the removed list: when its group went (monotonic_ms) */
 };
 
@@ -206,9 +213,35 @@ static void oom_counts(struct cgx_ctx *ctx, const struct v1_group *group, unsign
 static void memevent_free(struct memevent *event)
 {
 	close_watch(event);
+	if (event->holder_pidfd >= 0)
+		close(event->holder_pidfd);
 	if (event->eventfd >= 0)
 		close(event->eventfd);
 	free(event);
+}
+
+/*
+ * Follows the eventfd to a process still holding it once the one watched
+ * has exited; false when none is left and the registration should go.
+ */
+static bool holder_follow(struct memevent *event)
+{
+	pid_t holder;
+	int pidfd;
+
+	if (event->holder_pidfd >= 0)
+		close(event->holder_pidfd);
+	event->holder_pidfd = -1;
+	/* Retried while the holder found exits before its pidfd is open. */
+	for (int attempt = 0; attempt < 8; attempt++) {
+		if (proc_file_holder(event->eventfd, "anon_inode:[eventfd]", &holder) < 0)
+			return false;
+		if ((pidfd = proc_pidfd(holder)) >= 0) {
+			event->holder_pidfd = pidfd;
+			return true;
+		}
+	}
+	return false;
 }
 
 static void state_count(struct memevent_state *state, const struct memevent *event, int delta)
@@ -222,6 +255,7 @@ int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memeven
 	struct memevent_state *state = &fc->ctx->memevents;
 	const struct v1_group *group = fc->dir->group[fc->hier];
 	struct memevent *event = calloc(1, sizeof(*event));
+	pid_t tgid;
 	int r;
 
 	if (!event)
@@ -234,6 +268,7 @@ int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memeven
 		.threshold = request->threshold / PAGE_SIZE_BYTES,
 		.psi_trigger = request->psi_trigger,
 		.watch_fd = -1,
+		.holder_pidfd = -1,
 	};
 	if ((r = watch_open(fc->ctx, event, group)) < 0) {
 		memevent_free(event);
@@ -256,6 +291,9 @@ int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memeven
 			"cgroup.event_control: the memory controller is not available in cgroup2 "
 			"here: this listener wakes only when its group is removed");
 	event->eventfd = eventfd;
+	/* The writer holds the eventfd it named; with no holder left, the next check drops it. */
+	if (proc_tgid(fc->caller->tid, &tgid) < 0 || (event->holder_pidfd = proc_pidfd(tgid)) < 0)
+		holder_follow(event);
 	event->next = state->events;
 	state->events = event;
 	state_count(state, event, 1);
@@ -300,12 +338,21 @@ static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct 
 	}
 }
 
-static bool fired(const struct memevent *event, const struct pollfd *fds, size_t nr)
+/* Whether the poll of @fd reported one of @events. */
+static bool polled(int fd, short events, const struct pollfd *fds, size_t nr)
 {
-	for (size_t i = 0; i < nr && event->watch_fd >= 0; i++)
-		if (fds[i].fd == event->watch_fd && (fds[i].revents & POLLPRI))
+	for (size_t i = 0; i < nr && fd >= 0; i++)
+		if (fds[i].fd == fd && (fds[i].revents & events))
 			return true;
 	return false;
+}
+
+/* No process holds the eventfd any more: v1 dropped it at the last close (EPOLLHUP). */
+static bool listener_gone(struct memevent *event, const struct pollfd *fds, size_t nr)
+{
+	if (event->holder_pidfd >= 0 && !polled(event->holder_pidfd, POLLIN, fds, nr))
+		return false;
+	return !holder_follow(event);
 }
 
 /* memcg_event_remove(): the listener reads 1 and finds its control file gone. */
@@ -326,13 +373,23 @@ static void wake_removed(struct memevent_state *state)
 
 void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr)
 {
-	wake_removed(&ctx->memevents);
-	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
+	struct memevent_state *state = &ctx->memevents;
+
+	wake_removed(state);
+	for (struct memevent **link = &state->events; *link;) {
+		struct memevent *event = *link;
 		const struct v1_group *group = tree_group_by_id(&ctx->tree, event->group_id);
 
+		if (listener_gone(event, fds, nr)) {
+			*link = event->next;
+			state_count(state, event, -1);
+			memevent_free(event);
+			continue;
+		}
 		/* rmdir drops the listeners of the group: a group missing here is not seen. */
 		if (group)
-			check_one(ctx, event, group, fired(event, fds, nr));
+			check_one(ctx, event, group, polled(event->watch_fd, POLLPRI, fds, nr));
+		link = &event->next;
 	}
 }
 
@@ -346,11 +403,18 @@ size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room
 	size_t nr = 0;
 
 	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
-		if (event->watch_fd < 0)
-			continue;
-		if (nr < room)
-			fds[nr] = (struct pollfd){.fd = event->watch_fd, .events = POLLPRI};
-		nr++;
+		if (event->watch_fd >= 0) {
+			if (nr < room)
+				fds[nr] = (struct pollfd){.fd = event->watch_fd, .events = POLLPRI};
+			nr++;
+		}
+		/* A pidfd polls readable once its process has exited. */
+		if (event->holder_pidfd >= 0) {
+			if (nr < room)
+				fds[nr] = (struct pollfd){.fd = event->holder_pidfd,
+							  .events = POLLIN};
+			nr++;
+		}
 	}
 	return nr;
 }

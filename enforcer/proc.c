@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -277,6 +278,51 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
 			continue;
 		*ours = tasks.pids[i];
 		return 0;
+	}
+	return -ESRCH;
+}
+
+/* Whether process @pid has a descriptor on the same open file as our @fd. */
+static bool holds_file(pid_t pid, int fd, const char *link)
+{
+	_cleanup_closedir_ DIR *fds = NULL;
+	struct dirent *entry;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	if (!(fds = opendir(path)))
+		return false;
+	while ((entry = readdir(fds))) {
+		char target[64];
+		ssize_t n;
+
+		if (entry->d_name[0] == '.')
+			continue;
+		if ((n = readlinkat(dirfd(fds), entry->d_name, target, sizeof(target) - 1)) < 0)
+			continue;
+		target[n] = '\0';
+		if (strcmp(target, link))
+			continue;
+		if (syscall(SYS_kcmp, getpid(), pid, KCMP_FILE, fd,
+			    strtol(entry->d_name, NULL, 10)) == 0)
+			return true;
+	}
+	return false;
+}
+
+int proc_file_holder(int fd, const char *link, pid_t *holder)
+{
+	_cleanup_(pid_list_release) struct pid_list procs = {0};
+	pid_t self = getpid();
+	int r;
+
+	if ((r = proc_list_all(false, &procs)) < 0)
+		return r;
+	for (size_t i = 0; i < procs.nr; i++) {
+		if (procs.pids[i] != self && holds_file(procs.pids[i], fd, link)) {
+			*holder = procs.pids[i];
+			return 0;
+		}
 	}
 	return -ESRCH;
 }

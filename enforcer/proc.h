@@ -44,4 +44,11 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours);
 /* Every process (or, with @threads, every thread) of the system, sorted. */
 int proc_list_all(bool threads, struct pid_list *pids);
 
+/*
+ * A process other than the daemon with a descriptor on the open file behind
+ * the daemon's @fd (kcmp(2) KCMP_FILE), its descriptors named @link in
+ * /proc; -ESRCH when no other process holds it.
+ */
+int proc_file_holder(int fd, const char *link, pid_t *holder);
+
 #endif

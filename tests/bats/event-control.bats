@@ -44,18 +44,56 @@ daemon_fds() {
 	[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = $((before + 1)) ]
 }
 
-@test "the eventfd stays held after the listener exits, until rmdir" {
-	mkdir "$M/g"
-	before=$(daemon_fds 'anon_inode:\[eventfd\]')
-	[ "$(register "$M/g" memory.usage_in_bytes 1G)" = ok ]
-	[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = $((before + 1)) ]
-	rmdir "$M/g"
-	# Released once the listener was woken, a moment after rmdir returned.
+# The daemon holds eventfds matching its count before, within three seconds.
+eventfds_back_to() {
 	for _ in $(seq 30); do
-		[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = "$before" ] && break
+		[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = "$1" ] && return
 		sleep 0.1
 	done
-	[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = "$before" ]
+	[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = "$1" ]
+}
+
+@test "the eventfd is held until rmdir while its listener lives" {
+	mkdir "$M/g"
+	before=$(daemon_fds 'anon_inode:\[eventfd\]')
+	listen usage "$M/g/memory.usage_in_bytes" 1G
+	sleep 0.5
+	[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = $((before + 1)) ]
+	rmdir "$M/g"
+	woken_by_removal usage
+	# Released once the listener was woken, a moment after rmdir returned.
+	eventfds_back_to "$before"
+}
+
+@test "a registration ends when no process holds its eventfd, as v1's last close ends it" {
+	mkdir "$M/g"
+	before=$(daemon_fds 'anon_inode:\[eventfd\]')
+	# register's writer exits at once, its eventfd with it: nothing keeps the registration.
+	[ "$(register "$M/g" memory.usage_in_bytes 1G)" = ok ]
+	eventfds_back_to "$before"
+	# A child that inherited the eventfd keeps it after the writer is gone.
+	holder=$(python3 - "$M/g" 3>&- <<-'PY'
+		import os, sys, time
+		efd = os.eventfd(0)
+		cfd = os.open(f"{sys.argv[1]}/memory.usage_in_bytes", os.O_RDONLY)
+		with open(f"{sys.argv[1]}/cgroup.event_control", "w") as f:
+		    f.write(f"{efd} {cfd} 1G")
+		child = os.fork()
+		if child == 0:
+		    os.setsid()
+		    for fd in range(3):
+		        os.close(fd)
+		    time.sleep(1000)
+		    os._exit(0)
+		print(child)
+	PY
+	)
+	[ -n "$holder" ]
+	LISTENERS="${LISTENERS:-} $holder"
+	sleep 1
+	[ "$(daemon_fds 'anon_inode:\[eventfd\]')" = $((before + 1)) ]
+	kill -9 "$holder"
+	eventfds_back_to "$before"
 }
 
 @test "rmdir wakes a threshold listener, which then finds the group gone" {
