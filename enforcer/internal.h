@@ -32,6 +32,15 @@ int state_drop_tuple(int fd);
 /* Where a process was before cgxfs first moved it (DESIGN 3, rule 6). */
 int state_origin_save(struct cgx_ctx *ctx, pid_t pid, const char *cgroup2_path);
 void state_origin_forget(struct cgx_ctx *ctx, pid_t pid);
+/*
+ * The event_control registrations, one record each under its serial
+ * (memevent.c writes and reads the record), so that a restart takes them up.
+ */
+int state_listener_save(struct cgx_ctx *ctx, uint64_t serial, const char *record);
+void state_listener_forget(struct cgx_ctx *ctx, uint64_t serial);
+/* Calls @fn for every record kept. */
+int state_listeners_each(struct cgx_ctx *ctx,
+			 void (*fn)(struct cgx_ctx *ctx, uint64_t serial, const char *record));
 /* The origin of @pid: -ENODATA when none is kept. */
 int state_origin_get(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t size);
 
@@ -137,6 +146,7 @@ struct memevent_request {
 	enum memevent_kind kind;
 	unsigned long long threshold; /* bytes (usage, memsw) */
 	const char *psi_trigger;      /* pressure: what memory.pressure is given */
+	int writer_efd; /* the eventfd's number in the writer's table, for a restart */
 };
 /* The LEVEL[,MODE] of a memory.pressure_level listener; -EINVAL as vmpressure. */
 int memevent_parse_pressure(const char *args, struct memevent_request *request);
@@ -144,5 +154,7 @@ int memevent_parse_pressure(const char *args, struct memevent_request *request);
 int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memevent_request *request);
 /* rmdir: every listener on group @group_id is dropped, signalled once by the next check. */
 void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id);
+/* At start: the registrations an earlier daemon recorded whose eventfd is still held. */
+void memevent_restore(struct cgx_ctx *ctx);
 
 #endif

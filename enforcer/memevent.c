@@ -18,8 +18,14 @@
  * EPOLLHUP at the last close, which ends a v1 registration, never comes.
  * Instead a pidfd of one process holding the eventfd is watched; when that
  * process exits, another holder is looked for (kcmp(2)), and with none left
- * the registration goes. Registrations are daemon state, lost when it
- * restarts.
+ * the registration goes.
+ *
+ * Each registration is recorded on the base (state.c): its group, what it
+ * listens for, and where its eventfd is held (pid, start time, descriptor
+ * number, eventfd-id). A restarted daemon takes the eventfd again from that
+ * holder, so a listener that kept its descriptors through the restart (the
+ * keeper holds the mount) goes on being signalled. A crossing during the
+ * restart is counted from the usage the new daemon finds.
  *
  * A group's usage and events are those of its v2 directory plus those of
  * its leaves outside it (a divergent fold), so that every process the group
@@ -28,6 +34,7 @@
 #include "internal.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +59,9 @@ struct memevent {
 	int watch_fd;
 	const struct v2_dir *watch_dir; /* compared, never dereferenced: it may be gone */
 	int holder_pidfd;		/* a process with the eventfd open; -1: none known */
+	pid_t holder_pid;
+	int holder_efd;	      /* the eventfd's number in the holder's table */
+	uint64_t serial;      /* of its record on the base */
 	long long removed_ms; /* on the removed list: when its group went (monotonic_ms) */
 };
 
@@ -220,24 +230,66 @@ static void memevent_free(struct memevent *event)
 	free(event);
 }
 
+/* The eventfd-id the kernel shows in fdinfo (6.x), -1 where it shows none. */
+static long long eventfd_id_of(int fd)
+{
+	_cleanup_strbuf_ struct strbuf info = STRBUF_INIT;
+	char path[64];
+	const char *field;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (read_file_at(AT_FDCWD, path, &info) < 0 || !(field = strstr(info.buf, "eventfd-id:")))
+		return -1;
+	return strtoll(field + strlen("eventfd-id:"), NULL, 10);
+}
+
+static const char *pressure_level_of(const char *psi_trigger)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pressure_triggers); i++)
+		if (pressure_triggers[i].trigger == psi_trigger)
+			return pressure_triggers[i].level;
+	return "-";
+}
+
+/* "GROUP HIER KIND PAGES LEVEL PID START EFD EVENTFD-ID" on the base. */
+static void record_save(struct cgx_ctx *ctx, const struct memevent *event)
+{
+	unsigned long long start;
+	char record[256];
+	int r;
+
+	if (event->holder_pidfd < 0 || proc_start_time(event->holder_pid, &start) < 0)
+		return;
+	snprintf(record, sizeof(record), "%" PRIu64 " %u %d %llu %s %d %llu %d %lld",
+		 event->group_id, event->hier, (int)event->kind, event->threshold,
+		 pressure_level_of(event->psi_trigger), (int)event->holder_pid, start,
+		 event->holder_efd, eventfd_id_of(event->eventfd));
+	if ((r = state_listener_save(ctx, event->serial, record)) < 0)
+		cgx_log_errno(r, "cgroup.event_control: a restart would lose a listener");
+}
+
 /*
  * Follows the eventfd to a process still holding it once the one watched
  * has exited; false when none is left and the registration should go.
  */
-static bool holder_follow(struct memevent *event)
+static bool holder_follow(struct cgx_ctx *ctx, struct memevent *event)
 {
 	pid_t holder;
-	int pidfd;
+	int pidfd, holder_efd;
 
 	if (event->holder_pidfd >= 0)
 		close(event->holder_pidfd);
 	event->holder_pidfd = -1;
 	/* Retried while the holder found exits before its pidfd is open. */
 	for (int attempt = 0; attempt < 8; attempt++) {
-		if (proc_file_holder(event->eventfd, "anon_inode:[eventfd]", &holder) < 0)
+		if (proc_file_holder(event->eventfd, "anon_inode:[eventfd]", &holder, &holder_efd) <
+		    0)
 			return false;
 		if ((pidfd = proc_pidfd(holder)) >= 0) {
 			event->holder_pidfd = pidfd;
+			event->holder_pid = holder;
+			event->holder_efd = holder_efd;
+			record_save(ctx, event);
 			return true;
 		}
 	}
@@ -250,12 +302,15 @@ static void state_count(struct memevent_state *state, const struct memevent *eve
 		state->nr_ticked += delta;
 }
 
-int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memevent_request *request)
+/*
+ * A listener on @group for @request, signalled through @eventfd (kept on
+ * success); its holder is still to be set.
+ */
+static int event_start(struct cgx_ctx *ctx, const struct v1_group *group,
+		       const struct memevent_request *request, int eventfd,
+		       struct memevent **started)
 {
-	struct memevent_state *state = &fc->ctx->memevents;
-	const struct v1_group *group = fc->dir->group[fc->hier];
 	struct memevent *event = calloc(1, sizeof(*event));
-	pid_t tgid;
 	int r;
 
 	if (!event)
@@ -263,14 +318,14 @@ int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memeven
 	*event = (struct memevent){
 		.kind = request->kind,
 		.group_id = group->id,
-		.hier = fc->hier,
+		.hier = group->hier,
 		.eventfd = -1,
 		.threshold = request->threshold / PAGE_SIZE_BYTES,
 		.psi_trigger = request->psi_trigger,
 		.watch_fd = -1,
 		.holder_pidfd = -1,
 	};
-	if ((r = watch_open(fc->ctx, event, group)) < 0) {
+	if ((r = watch_open(ctx, event, group)) < 0) {
 		memevent_free(event);
 		/* cgroup2 without the memory controller or PSI: refused, never taken silently. */
 		return cgx_log_errno(
@@ -281,23 +336,103 @@ int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memeven
 	}
 	/* As __mem_cgroup_usage_register_event(): a crossing counts from the usage now. */
 	if (event->kind == MEMEVENT_USAGE || event->kind == MEMEVENT_MEMSW)
-		event->above = usage_pages(fc->ctx, event, group) >= event->threshold;
+		event->above = usage_pages(ctx, event, group) >= event->threshold;
 	if (event->kind == MEMEVENT_OOM) {
-		oom_counts(fc->ctx, group, &event->ooms, &event->oom_kills);
+		oom_counts(ctx, group, &event->ooms, &event->oom_kills);
 		watch_rearm(event);
 	}
+	event->eventfd = eventfd;
+	*started = event;
+	return 0;
+}
+
+static void event_link(struct memevent_state *state, struct memevent *event)
+{
+	event->next = state->events;
+	state->events = event;
+	state_count(state, event, 1);
+}
+
+int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memevent_request *request)
+{
+	struct memevent_state *state = &fc->ctx->memevents;
+	struct memevent *event;
+	pid_t tgid;
+	int r;
+
+	if ((r = event_start(fc->ctx, fc->dir->group[fc->hier], request, eventfd, &event)) < 0)
+		return r;
 	if (is_ticked(event->kind) && !cgx_has_controller(fc->ctx, "memory"))
 		cgx_log(CGX_LOG_WARNING,
 			"cgroup.event_control: the memory controller is not available in cgroup2 "
 			"here: this listener wakes only when its group is removed");
-	event->eventfd = eventfd;
+	event->serial = state->next_serial++;
 	/* The writer holds the eventfd it named; with no holder left, the next check drops it. */
-	if (proc_tgid(fc->caller->tid, &tgid) < 0 || (event->holder_pidfd = proc_pidfd(tgid)) < 0)
-		holder_follow(event);
-	event->next = state->events;
-	state->events = event;
-	state_count(state, event, 1);
+	if (proc_tgid(fc->caller->tid, &tgid) == 0 &&
+	    (event->holder_pidfd = proc_pidfd(tgid)) >= 0) {
+		event->holder_pid = tgid;
+		event->holder_efd = request->writer_efd;
+		record_save(fc->ctx, event);
+	} else {
+		holder_follow(fc->ctx, event);
+	}
+	event_link(state, event);
 	return 0;
+}
+
+/* One record of an earlier daemon: taken up when its holder still has the same eventfd. */
+static void restore_one(struct cgx_ctx *ctx, uint64_t serial, const char *record)
+{
+	struct memevent_request request = {0};
+	_cleanup_close_ int eventfd = -1, pidfd = -1;
+	unsigned long long pages, start, now;
+	const struct v1_group *group;
+	struct memevent *event;
+	char level[16], target[64];
+	int kind, pid, efd;
+	uint64_t group_id;
+	unsigned int hier;
+	long long id;
+
+	if (serial >= ctx->memevents.next_serial)
+		ctx->memevents.next_serial = serial + 1;
+	if (sscanf(record, "%" SCNu64 " %u %d %llu %15s %d %llu %d %lld", &group_id, &hier, &kind,
+		   &pages, level, &pid, &start, &efd, &id) != 9 ||
+	    kind < MEMEVENT_USAGE || kind > MEMEVENT_PRESSURE ||
+	    !(group = tree_group_by_id(&ctx->tree, group_id)) || group->hier != hier ||
+	    proc_start_time(pid, &now) < 0 || now != start || (pidfd = proc_pidfd(pid)) < 0 ||
+	    (eventfd = proc_fd_take(pid, efd)) < 0)
+		goto gone;
+	proc_fd_target(getpid(), (unsigned long)eventfd, target, sizeof(target));
+	/* The descriptor number may have been closed and reused meanwhile. */
+	if (strcmp(target, "anon_inode:[eventfd]") || (id >= 0 && eventfd_id_of(eventfd) != id))
+		goto gone;
+	request = (struct memevent_request){.kind = kind, .threshold = pages * PAGE_SIZE_BYTES};
+	for (size_t i = 0; i < ARRAY_SIZE(pressure_triggers); i++)
+		if (!strcmp(level, pressure_triggers[i].level))
+			request.psi_trigger = pressure_triggers[i].trigger;
+	if (kind == MEMEVENT_PRESSURE && !request.psi_trigger)
+		goto gone;
+	if (event_start(ctx, group, &request, eventfd, &event) < 0)
+		goto gone;
+	steal_fd(eventfd);
+	event->serial = serial;
+	event->holder_pidfd = steal_fd(pidfd);
+	event->holder_pid = pid;
+	event->holder_efd = efd;
+	event_link(&ctx->memevents, event);
+	cgx_log(CGX_LOG_INFO, "cgroup.event_control: listener of process %d taken up again", pid);
+	return;
+gone:
+	state_listener_forget(ctx, serial);
+}
+
+void memevent_restore(struct cgx_ctx *ctx)
+{
+	int r = state_listeners_each(ctx, restore_one);
+
+	if (r < 0)
+		cgx_log_errno(r, "cgroup.event_control: cannot read the listeners kept");
 }
 
 static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct v1_group *group,
@@ -348,11 +483,12 @@ static bool polled(int fd, short events, const struct pollfd *fds, size_t nr)
 }
 
 /* No process holds the eventfd any more: v1 dropped it at the last close (EPOLLHUP). */
-static bool listener_gone(struct memevent *event, const struct pollfd *fds, size_t nr)
+static bool listener_gone(struct cgx_ctx *ctx, struct memevent *event, const struct pollfd *fds,
+			  size_t nr)
 {
 	if (event->holder_pidfd >= 0 && !polled(event->holder_pidfd, POLLIN, fds, nr))
 		return false;
-	return !holder_follow(event);
+	return !holder_follow(ctx, event);
 }
 
 /* memcg_event_remove(): the listener reads 1 and finds its control file gone. */
@@ -380,9 +516,10 @@ void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr
 		struct memevent *event = *link;
 		const struct v1_group *group = tree_group_by_id(&ctx->tree, event->group_id);
 
-		if (listener_gone(event, fds, nr)) {
+		if (listener_gone(ctx, event, fds, nr)) {
 			*link = event->next;
 			state_count(state, event, -1);
+			state_listener_forget(ctx, event->serial);
 			memevent_free(event);
 			continue;
 		}
@@ -432,6 +569,7 @@ void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id)
 		}
 		*link = event->next;
 		state_count(state, event, -1);
+		state_listener_forget(ctx, event->serial);
 		close_watch(event);
 		event->removed_ms = monotonic_ms();
 		event->next = state->removed;

@@ -4,6 +4,7 @@
 #define CGX_MEMEVENT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * How often usage and memory.events are read while a threshold or OOM
@@ -18,7 +19,8 @@ struct memevent_state {
 	struct memevent *events;
 	/* Listeners of removed groups, signalled by the watcher once rmdir has returned. */
 	struct memevent *removed;
-	size_t nr_ticked; /* listeners read every tick (threshold, OOM) */
+	size_t nr_ticked;     /* listeners read every tick (threshold, OOM) */
+	uint64_t next_serial; /* names the record of the next registration */
 };
 
 /* Closes every descriptor kept, waking nobody: the daemon is going away. */

@@ -162,6 +162,16 @@ int proc_fd_take(pid_t tid, int fd)
 	return copy < 0 ? -errno : (int)copy;
 }
 
+void proc_fd_target(pid_t tid, unsigned long fd, char *target, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%lu", (int)tid, fd);
+	n = readlink(path, target, size - 1);
+	target[n < 0 ? 0 : n] = '\0';
+}
+
 int proc_pidfd_alive(int pidfd)
 {
 	return syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0 ? -errno : 0;
@@ -282,8 +292,8 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
 	return -ESRCH;
 }
 
-/* Whether process @pid has a descriptor on the same open file as our @fd. */
-static bool holds_file(pid_t pid, int fd, const char *link)
+/* The descriptor of process @pid on the same open file as our @fd, -1 if none. */
+static int holding_fd(pid_t pid, int fd, const char *link)
 {
 	_cleanup_closedir_ DIR *fds = NULL;
 	struct dirent *entry;
@@ -291,8 +301,9 @@ static bool holds_file(pid_t pid, int fd, const char *link)
 
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
 	if (!(fds = opendir(path)))
-		return false;
+		return -1;
 	while ((entry = readdir(fds))) {
+		int theirs = (int)strtol(entry->d_name, NULL, 10);
 		char target[64];
 		ssize_t n;
 
@@ -303,14 +314,13 @@ static bool holds_file(pid_t pid, int fd, const char *link)
 		target[n] = '\0';
 		if (strcmp(target, link))
 			continue;
-		if (syscall(SYS_kcmp, getpid(), pid, KCMP_FILE, fd,
-			    strtol(entry->d_name, NULL, 10)) == 0)
-			return true;
+		if (syscall(SYS_kcmp, getpid(), pid, KCMP_FILE, fd, theirs) == 0)
+			return theirs;
 	}
-	return false;
+	return -1;
 }
 
-int proc_file_holder(int fd, const char *link, pid_t *holder)
+int proc_file_holder(int fd, const char *link, pid_t *holder, int *holder_fd)
 {
 	_cleanup_(pid_list_release) struct pid_list procs = {0};
 	pid_t self = getpid();
@@ -319,7 +329,8 @@ int proc_file_holder(int fd, const char *link, pid_t *holder)
 	if ((r = proc_list_all(false, &procs)) < 0)
 		return r;
 	for (size_t i = 0; i < procs.nr; i++) {
-		if (procs.pids[i] != self && holds_file(procs.pids[i], fd, link)) {
+		if (procs.pids[i] != self &&
+		    (*holder_fd = holding_fd(procs.pids[i], fd, link)) >= 0) {
 			*holder = procs.pids[i];
 			return 0;
 		}

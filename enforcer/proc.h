@@ -28,6 +28,8 @@ int proc_start_time(pid_t pid, unsigned long long *start);
 
 /* A pidfd that pins @pid (a thread group leader) against reuse while a move runs. */
 int proc_pidfd(pid_t pid);
+/* The target of task @tid's descriptor @fd ("anon_inode:[eventfd]"), "" when it has none. */
+void proc_fd_target(pid_t tid, unsigned long fd, char *target, size_t size);
 /* 0 while the process behind @pidfd lives, -ESRCH once it has exited. */
 int proc_pidfd_alive(int pidfd);
 
@@ -45,10 +47,10 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours);
 int proc_list_all(bool threads, struct pid_list *pids);
 
 /*
- * A process other than the daemon with a descriptor on the open file behind
- * the daemon's @fd (kcmp(2) KCMP_FILE), its descriptors named @link in
- * /proc; -ESRCH when no other process holds it.
+ * A process other than the daemon with a descriptor (@holder_fd) on the
+ * open file behind the daemon's @fd (kcmp(2) KCMP_FILE), its descriptors
+ * named @link in /proc; -ESRCH when no other process holds it.
  */
-int proc_file_holder(int fd, const char *link, pid_t *holder);
+int proc_file_holder(int fd, const char *link, pid_t *holder, int *holder_fd);
 
 #endif

@@ -15,17 +15,19 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#define XATTR_GROUP   "trusted.cgx.group/"
-#define XATTR_VALUE   "trusted.cgx.val/"
-#define XATTR_ATTR    "trusted.cgx.attr/"
-#define XATTR_TUPLE   "trusted.cgx.tuple"
-#define XATTR_ORIGIN  "trusted.cgx.origin/"
-#define XATTR_HIERS   "trusted.cgx.hierarchies"
-#define XATTR_NEXT_ID "trusted.cgx.next-id"
+#define XATTR_GROUP    "trusted.cgx.group/"
+#define XATTR_VALUE    "trusted.cgx.val/"
+#define XATTR_ATTR     "trusted.cgx.attr/"
+#define XATTR_TUPLE    "trusted.cgx.tuple"
+#define XATTR_ORIGIN   "trusted.cgx.origin/"
+#define XATTR_HIERS    "trusted.cgx.hierarchies"
+#define XATTR_NEXT_ID  "trusted.cgx.next-id"
+#define XATTR_LISTENER "trusted.cgx.listener/"
 
 /*
  * Group ids are the view's inode numbers, which the kernel keeps across a
@@ -289,6 +291,50 @@ int state_origin_get(struct cgx_ctx *ctx, pid_t pid, char *cgroup2_path, size_t 
 	if (value.len >= size)
 		return -ENAMETOOLONG;
 	memcpy(cgroup2_path, value.buf, value.len + 1);
+	return 0;
+}
+
+static void listener_xattr_name(uint64_t serial, char *name, size_t size)
+{
+	snprintf(name, size, XATTR_LISTENER "%" PRIu64, serial);
+}
+
+int state_listener_save(struct cgx_ctx *ctx, uint64_t serial, const char *record)
+{
+	char name[64];
+
+	listener_xattr_name(serial, name, sizeof(name));
+	return v2_xattr_set(ctx->base_fd, name, record, strlen(record));
+}
+
+void state_listener_forget(struct cgx_ctx *ctx, uint64_t serial)
+{
+	char name[64];
+
+	listener_xattr_name(serial, name, sizeof(name));
+	v2_xattr_remove(ctx->base_fd, name);
+}
+
+int state_listeners_each(struct cgx_ctx *ctx,
+			 void (*fn)(struct cgx_ctx *ctx, uint64_t serial, const char *record))
+{
+	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
+	int r;
+
+	if ((r = v2_xattr_list(ctx->base_fd, &names)) < 0)
+		return r;
+	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1) {
+		_cleanup_strbuf_ struct strbuf record = STRBUF_INIT;
+		uint64_t serial;
+
+		if (strncmp(name, XATTR_LISTENER, strlen(XATTR_LISTENER)) ||
+		    sscanf(name + strlen(XATTR_LISTENER), "%" SCNu64, &serial) != 1)
+			continue;
+		if (v2_xattr_get(ctx->base_fd, name, &record) == 0)
+			fn(ctx, serial, record.buf);
+		else
+			v2_xattr_remove(ctx->base_fd, name);
+	}
 	return 0;
 }
 

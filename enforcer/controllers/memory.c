@@ -501,17 +501,6 @@ static unsigned long simple_strtoul(const char *s, char **end)
 	return value;
 }
 
-/* The target of the writer's descriptor @fd, "" when it has none. */
-static void writer_fd_target(pid_t tid, unsigned long fd, char *target, size_t size)
-{
-	char path[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd/%lu", (int)tid, fd);
-	n = readlink(path, target, size - 1);
-	target[n < 0 ? 0 : n] = '\0';
-}
-
 /*
  * The inode number as the view last gave it, without asking the view: the
  * writer's file is on this very mount, and a getattr sent from inside this
@@ -531,7 +520,7 @@ static bool same_group_file(const struct v1_file_ctx *fc, unsigned long fd)
 static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind, unsigned long efd,
 			  char *args)
 {
-	struct memevent_request request = {.kind = kind};
+	struct memevent_request request = {.kind = kind, .writer_efd = (int)efd};
 	_cleanup_close_ int eventfd = -1;
 	char target[PATH_MAX];
 	unsigned long long pages;
@@ -551,7 +540,7 @@ static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind,
 		return cgx_log_errno(eventfd, "cgroup.event_control: cannot take eventfd %lu of %d",
 				     efd, (int)fc->caller->tid);
 	/* The writer may have replaced it since it was checked: what we hold must be one. */
-	writer_fd_target(getpid(), (unsigned long)eventfd, target, sizeof(target));
+	proc_fd_target(getpid(), (unsigned long)eventfd, target, sizeof(target));
 	if (strcmp(target, "anon_inode:[eventfd]"))
 		return -EINVAL;
 	if ((r = memevent_add(fc, eventfd, &request)) < 0)
@@ -583,12 +572,12 @@ static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t l
 	if (*end != ' ' && *end != '\0')
 		return -EINVAL;
 	buf = *end ? end + 1 : end;
-	writer_fd_target(fc->caller->tid, efd, efd_target, sizeof(efd_target));
+	proc_fd_target(fc->caller->tid, efd, efd_target, sizeof(efd_target));
 	if (!efd_target[0])
 		return -EBADF;
 	if (strcmp(efd_target, "anon_inode:[eventfd]"))
 		return -EINVAL;
-	writer_fd_target(fc->caller->tid, cfd, cfd_target, sizeof(cfd_target));
+	proc_fd_target(fc->caller->tid, cfd, cfd_target, sizeof(cfd_target));
 	if (!cfd_target[0])
 		return -EBADF;
 	name = strrchr(cfd_target, '/') ? strrchr(cfd_target, '/') + 1 : cfd_target;

@@ -4,6 +4,9 @@
 # across kill -9 of the daemon: requests wait for the next daemon.
 
 load helpers
+load listener
+
+LISTENER=${LISTENER:-$(dirname "$CGXFS")/../examples/memory-threshold-listener}
 
 setup() {
 	common_setup
@@ -16,6 +19,7 @@ setup() {
 }
 
 teardown() {
+	kill_listeners
 	[ -n "${HOLDER:-}" ] && kill -9 "$HOLDER" 2>/dev/null || true
 	[ -n "${STRACE:-}" ] && kill -9 "$STRACE" 2>/dev/null || true
 	[ -n "${KEEPER:-}" ] && kill -CONT "$KEEPER" 2>/dev/null || true
@@ -239,4 +243,32 @@ PY
 	grep -qx "after restart 1 True" <<<"$output"
 	! grep -q "Transport endpoint" <<<"$output"
 	umount -l "$MNT"
+}
+
+# The eventfds the daemon holds: its own, and one per listener.
+daemon_eventfds() {
+	local n=0 fd
+	for fd in /proc/"$(daemon_pid)"/fd/*; do
+		[ "$(readlink "$fd")" = "anon_inode:[eventfd]" ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+@test "an event_control listener is taken up by the next daemon and woken by rmdir" {
+	[ -x "$LISTENER" ] || skip "no $LISTENER"
+	OUT=$LOGDIR
+	local before own
+	own=$(daemon_eventfds)
+	listen usage "$MNT/memory/g/memory.usage_in_bytes" 1G
+	[ "$(daemon_eventfds)" = $((own + 1)) ]
+	before=$(daemon_pid)
+	kill_daemon
+	# The next daemon answers, and holds the listener's eventfd again.
+	ls "$MNT/memory/g" >/dev/null
+	[ "$(daemon_pid)" != "$before" ]
+	[ "$(daemon_eventfds)" = $((own + 1)) ]
+	[ -z "$(events_of usage)" ]
+	rmdir "$MNT/memory/g/sub" "$MNT/memory/g"
+	woken_by_removal usage
+	[ "$(events_of usage)" = "$(printf 'event 1\nremoved')" ]
 }
