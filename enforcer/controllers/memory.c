@@ -249,20 +249,72 @@ static int use_hierarchy_write(const struct v1_file_ctx *fc, char *buf, size_t l
 	return value == 1 ? 0 : -EINVAL; /* hierarchy is always on */
 }
 
+/* memory.current, with memory.swap.current for the memsw counters. */
+static unsigned long long usage_bytes(const struct v1_file_ctx *fc, bool memsw)
+{
+	unsigned long long usage = v2_number(fc, "memory.current");
+
+	return memsw ? usage + v2_number(fc, "memory.swap.current") : usage;
+}
+
 static int usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.current"));
+	return strbuf_addf(out, "%llu\n", usage_bytes(fc, false));
 }
 
 static int memsw_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n",
-			   v2_number(fc, "memory.current") + v2_number(fc, "memory.swap.current"));
+	return strbuf_addf(out, "%llu\n", usage_bytes(fc, true));
+}
+
+/*
+ * mem_cgroup_reset(): any write sets max_usage to the usage. The
+ * memory.peak of 6.1 never goes down (a reset per open file came in
+ * 6.12), so a write keeps "PEAK USAGE" as they were then: a peak above
+ * PEAK was reached since, and is the answer; otherwise the higher of
+ * USAGE and the usage now stands in for it. A rise and fall since the
+ * reset that stays below the old peak goes unseen.
+ */
+static unsigned long long max_usage(const struct v1_file_ctx *fc, bool memsw)
+{
+	const char *reset = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
+	unsigned long long peak = v2_number(fc, "memory.peak"), then_peak, then_usage, now;
+
+	if (!reset || sscanf(reset, "%llu %llu", &then_peak, &then_usage) != 2 || peak > then_peak)
+		return peak;
+	now = usage_bytes(fc, memsw);
+	return now > then_usage ? now : then_usage;
+}
+
+static int max_usage_reset(const struct v1_file_ctx *fc, bool memsw)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%llu %llu", v2_number(fc, "memory.peak"),
+		 usage_bytes(fc, memsw));
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text);
 }
 
 static int max_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.peak"));
+	return strbuf_addf(out, "%llu\n", max_usage(fc, false));
+}
+
+static int max_usage_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return max_usage_reset(fc, false);
+}
+
+static int memsw_max_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return strbuf_addf(out, "%llu\n", max_usage(fc, true));
+}
+
+static int memsw_max_usage_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return max_usage_reset(fc, true);
 }
 
 /*
@@ -678,7 +730,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = max_usage_read,
-	 .write = v1_write_accepted,
+	 .write = max_usage_write,
 	 .v2 = V2_STATISTIC("memory.peak")},
 	{.name = "memory.memsw.failcnt",
 	 .mode = 0644,
@@ -693,8 +745,8 @@ static const struct v1_file memory_files[] = {
 			    "memory.swap.max = memsw - limit: cgroup2 limits swap on its own")},
 	{.name = "memory.memsw.max_usage_in_bytes",
 	 .mode = 0644,
-	 .read = max_usage_read,
-	 .write = v1_write_accepted,
+	 .read = memsw_max_usage_read,
+	 .write = memsw_max_usage_write,
 	 .v2 = V2_STATISTIC("memory.peak")},
 	{.name = "memory.memsw.usage_in_bytes",
 	 .mode = 0444,
