@@ -444,26 +444,50 @@ static unsigned long long hierarchical_limit(const struct v1_file_ctx *fc, const
 	return limit;
 }
 
+/* The stat_keys values of the v2 directory @dir (whole subtree), added to @values. */
+static void add_stat_values(struct cgx_ctx *ctx, struct v2_dir *dir, bool root,
+			    unsigned long long values[])
+{
+	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT, swap = STRBUF_INIT;
+	int r = root ? read_file_at(ctx->cgroup2_fd, "memory.stat", &stat)
+		     : knob_read(ctx, dir, "memory", "memory.stat", &stat);
+	/* The root has no memory.swap.current; a kernel without swap accounting neither. */
+	bool has_swap = !root && knob_read(ctx, dir, "memory", "memory.swap.current", &swap) == 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
+		if (!strcmp(stat_keys[i].v1, "swap"))
+			values[i] += has_swap ? strtoull(swap.buf, NULL, 10) : 0;
+		else if (r == 0 && stat_keys[i].v2)
+			values[i] += v2_stat_key(stat.buf, stat_keys[i].v2);
+	}
+}
+
 static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
-	unsigned long long swap = v2_number(fc, "memory.swap.current");
+	unsigned long long total[ARRAY_SIZE(stat_keys)] = {0}, below[ARRAY_SIZE(stat_keys)] = {0};
 	int r;
 
-	if (v2_read(fc, "memory.stat", &v2) < 0)
-		strbuf_add(&v2, "", 0);
-	for (int total = 0; total < 2; total++) {
+	add_stat_values(fc->ctx, fc->dir, is_root(fc), total);
+	/*
+	 * v2 counts a directory's whole subtree; v1's own values
+	 * (memcg_page_state_local()) leave the child groups out. A child
+	 * group of this hierarchy is a v2 child directory carrying it; the
+	 * rest below (task leaves, other hierarchies' groups) is the group's own.
+	 */
+	v2_dir_for_each_child (child, fc->dir)
+		if (child->group[fc->hier])
+			add_stat_values(fc->ctx, child, false, below);
+	for (int hierarchical = 0; hierarchical < 2; hierarchical++) {
 		for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
-			unsigned long long value =
-				stat_keys[i].v2 ? v2_stat_key(v2.buf, stat_keys[i].v2) : 0;
+			unsigned long long value = total[i];
 
-			if (!strcmp(stat_keys[i].v1, "swap"))
-				value = swap;
-			if ((r = strbuf_addf(out, "%s%s %llu\n", total ? "total_" : "",
+			if (!hierarchical)
+				value = value > below[i] ? value - below[i] : 0;
+			if ((r = strbuf_addf(out, "%s%s %llu\n", hierarchical ? "total_" : "",
 					     stat_keys[i].v1, value)) < 0)
 				return r;
 		}
-		if (!total &&
+		if (!hierarchical &&
 		    (r = strbuf_addf(
 			     out, "hierarchical_memory_limit %llu\nhierarchical_memsw_limit %llu\n",
 			     hierarchical_limit(fc, "memory.limit_in_bytes"),
