@@ -5,8 +5,10 @@
 # kills (no swap in the guests), refuses to go below the usage, or is set
 # on a parent only; charges that stay where they were made; force_empty;
 # memsw; several groups at once. Only coarse facts, never a byte count.
-# Not here, as cgroup2 cannot express it: move_charge_at_immigrate (v2
-# never moves a charge; see README "Known limits").
+# Not here, as cgroup2 cannot express it (README "Known limits"):
+# move_charge_at_immigrate (v2 never moves a charge), and a peak that rose
+# and fell after a max_usage reset without passing the old peak (6.1's
+# memory.peak cannot be reset). About 85 s in a TCG guest.
 cd /sys/fs/cgroup || exit 1
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
@@ -90,7 +92,7 @@ echo "usage >= 32M holding 32M: $(yn "$(val u usage_in_bytes)" -ge $((32 * M)))"
 echo "usage < 48M: $(yn "$(val u usage_in_bytes)" -lt $((48 * M)))"
 echo "rss >= 32M: $(yn "$(key u rss)" -ge $((32 * M))), total_rss >= 32M: $(yn "$(key u total_rss)" -ge $((32 * M)))"
 echo "cache < 4M: $(yn "$(key u cache)" -lt $((4 * M)))"
-echo "memsw.usage >= usage: $(yn $(($(val u memsw.usage_in_bytes) + M)) -ge "$(val u usage_in_bytes)")"
+echo "memsw.usage >= usage (1M slack): $(yn $(($(val u memsw.usage_in_bytes) + M)) -ge "$(val u usage_in_bytes)")"
 release "holder"
 echo "usage < 8M after exit: $(yn "$(val u usage_in_bytes)" -lt $((8 * M))), rss < 1M: $(yn "$(key u rss)" -lt $M)"
 
