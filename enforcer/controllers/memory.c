@@ -249,20 +249,72 @@ static int use_hierarchy_write(const struct v1_file_ctx *fc, char *buf, size_t l
 	return value == 1 ? 0 : -EINVAL; /* hierarchy is always on */
 }
 
+/* memory.current, with memory.swap.current for the memsw counters. */
+static unsigned long long usage_bytes(const struct v1_file_ctx *fc, bool memsw)
+{
+	unsigned long long usage = v2_number(fc, "memory.current");
+
+	return memsw ? usage + v2_number(fc, "memory.swap.current") : usage;
+}
+
 static int usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.current"));
+	return strbuf_addf(out, "%llu\n", usage_bytes(fc, false));
 }
 
 static int memsw_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n",
-			   v2_number(fc, "memory.current") + v2_number(fc, "memory.swap.current"));
+	return strbuf_addf(out, "%llu\n", usage_bytes(fc, true));
+}
+
+/*
+ * mem_cgroup_reset(): any write sets max_usage to the usage. The
+ * memory.peak of 6.1 never goes down (a reset per open file came in
+ * 6.12), so a write keeps "PEAK USAGE" as they were then: a peak above
+ * PEAK was reached since, and is the answer; otherwise the higher of
+ * USAGE and the usage now stands in for it. A rise and fall since the
+ * reset that stays below the old peak goes unseen.
+ */
+static unsigned long long max_usage(const struct v1_file_ctx *fc, bool memsw)
+{
+	const char *reset = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
+	unsigned long long peak = v2_number(fc, "memory.peak"), then_peak, then_usage, now;
+
+	if (!reset || sscanf(reset, "%llu %llu", &then_peak, &then_usage) != 2 || peak > then_peak)
+		return peak;
+	now = usage_bytes(fc, memsw);
+	return now > then_usage ? now : then_usage;
+}
+
+static int max_usage_reset(const struct v1_file_ctx *fc, bool memsw)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%llu %llu", v2_number(fc, "memory.peak"),
+		 usage_bytes(fc, memsw));
+	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text);
 }
 
 static int max_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", v2_number(fc, "memory.peak"));
+	return strbuf_addf(out, "%llu\n", max_usage(fc, false));
+}
+
+static int max_usage_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return max_usage_reset(fc, false);
+}
+
+static int memsw_max_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
+{
+	return strbuf_addf(out, "%llu\n", max_usage(fc, true));
+}
+
+static int memsw_max_usage_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	(void)buf, (void)len;
+	return max_usage_reset(fc, true);
 }
 
 /*
@@ -392,26 +444,50 @@ static unsigned long long hierarchical_limit(const struct v1_file_ctx *fc, const
 	return limit;
 }
 
+/* The stat_keys values of the v2 directory @dir (whole subtree), added to @values. */
+static void add_stat_values(struct cgx_ctx *ctx, struct v2_dir *dir, bool root,
+			    unsigned long long values[])
+{
+	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT, swap = STRBUF_INIT;
+	int r = root ? read_file_at(ctx->cgroup2_fd, "memory.stat", &stat)
+		     : knob_read(ctx, dir, "memory", "memory.stat", &stat);
+	/* The root has no memory.swap.current; a kernel without swap accounting neither. */
+	bool has_swap = !root && knob_read(ctx, dir, "memory", "memory.swap.current", &swap) == 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
+		if (!strcmp(stat_keys[i].v1, "swap"))
+			values[i] += has_swap ? strtoull(swap.buf, NULL, 10) : 0;
+		else if (r == 0 && stat_keys[i].v2)
+			values[i] += v2_stat_key(stat.buf, stat_keys[i].v2);
+	}
+}
+
 static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
-	unsigned long long swap = v2_number(fc, "memory.swap.current");
+	unsigned long long total[ARRAY_SIZE(stat_keys)] = {0}, below[ARRAY_SIZE(stat_keys)] = {0};
 	int r;
 
-	if (v2_read(fc, "memory.stat", &v2) < 0)
-		strbuf_add(&v2, "", 0);
-	for (int total = 0; total < 2; total++) {
+	add_stat_values(fc->ctx, fc->dir, is_root(fc), total);
+	/*
+	 * v2 counts a directory's whole subtree; v1's own values
+	 * (memcg_page_state_local()) leave the child groups out. A child
+	 * group of this hierarchy is a v2 child directory carrying it; the
+	 * rest below (task leaves, other hierarchies' groups) is the group's own.
+	 */
+	v2_dir_for_each_child (child, fc->dir)
+		if (child->group[fc->hier])
+			add_stat_values(fc->ctx, child, false, below);
+	for (int hierarchical = 0; hierarchical < 2; hierarchical++) {
 		for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
-			unsigned long long value =
-				stat_keys[i].v2 ? v2_stat_key(v2.buf, stat_keys[i].v2) : 0;
+			unsigned long long value = total[i];
 
-			if (!strcmp(stat_keys[i].v1, "swap"))
-				value = swap;
-			if ((r = strbuf_addf(out, "%s%s %llu\n", total ? "total_" : "",
+			if (!hierarchical)
+				value = value > below[i] ? value - below[i] : 0;
+			if ((r = strbuf_addf(out, "%s%s %llu\n", hierarchical ? "total_" : "",
 					     stat_keys[i].v1, value)) < 0)
 				return r;
 		}
-		if (!total &&
+		if (!hierarchical &&
 		    (r = strbuf_addf(
 			     out, "hierarchical_memory_limit %llu\nhierarchical_memsw_limit %llu\n",
 			     hierarchical_limit(fc, "memory.limit_in_bytes"),
@@ -667,7 +743,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.max_usage_in_bytes",
 	 .mode = 0644,
 	 .read = max_usage_read,
-	 .write = v1_write_accepted,
+	 .write = max_usage_write,
 	 .v2 = V2_STATISTIC("memory.peak")},
 	{.name = "memory.memsw.failcnt",
 	 .mode = 0644,
@@ -682,8 +758,8 @@ static const struct v1_file memory_files[] = {
 			    "memory.swap.max = memsw - limit: cgroup2 limits swap on its own")},
 	{.name = "memory.memsw.max_usage_in_bytes",
 	 .mode = 0644,
-	 .read = max_usage_read,
-	 .write = v1_write_accepted,
+	 .read = memsw_max_usage_read,
+	 .write = memsw_max_usage_write,
 	 .v2 = V2_STATISTIC("memory.peak")},
 	{.name = "memory.memsw.usage_in_bytes",
 	 .mode = 0444,
