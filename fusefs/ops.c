@@ -205,6 +205,28 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
 		reply_entry(req, ctx, &node);
 }
 
+/*
+ * kernfs keeps answering stat on the inode of a removed group and its files
+ * (an open descriptor, a holder's cwd): glibc's opendir() fstat()s, and ls of
+ * such a directory then lists nothing, where ENOENT would make it fail. Ids
+ * are never reused, so an id below next_id with no group was removed. Its
+ * file table went with it: files read back as 0644, the mode of most.
+ */
+static bool removed_node_stat(struct cgx_ctx *ctx, fuse_ino_t ino, struct stat *st)
+{
+	uint64_t id = ino >> 8;
+
+	if (ino & (ALIAS_INO_BIT | COUNTERS_INO) || id == 0 || id >= ctx->tree.next_id ||
+	    tree_group_by_id(&ctx->tree, id))
+		return false;
+	memset(st, 0, sizeof(*st));
+	st->st_ino = ino;
+	st->st_blksize = 4096;
+	st->st_mode = (ino & 0xff) ? S_IFREG | 0644 : S_IFDIR | 0755;
+	st->st_nlink = (ino & 0xff) ? 1 : 2;
+	return true;
+}
+
 static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	LOCKED_CTX(req);
@@ -213,7 +235,9 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	int r;
 
 	(void)fi;
-	if ((r = node_decode(ctx, ino, &node)) < 0 || (r = node_stat(ctx, &node, &st)) < 0)
+	if ((r = node_decode(ctx, ino, &node)) == -ENOENT && removed_node_stat(ctx, ino, &st))
+		fuse_reply_attr(req, &st, CACHE_SECONDS);
+	else if (r < 0 || (r = node_stat(ctx, &node, &st)) < 0)
 		fuse_reply_err(req, -r);
 	else
 		fuse_reply_attr(req, &st, CACHE_SECONDS);
