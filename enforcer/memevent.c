@@ -92,6 +92,15 @@ static const struct {
 /* vmpressure_str_modes: parsed as the kernel does; PSI is hierarchical for all three. */
 static const char *const pressure_modes[] = {"default", "hierarchy", "local"};
 
+/* The PSI trigger of vmpressure level @level, NULL for no such level. */
+static const char *pressure_trigger_of(const char *level)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pressure_triggers); i++)
+		if (!strcmp(level, pressure_triggers[i].level))
+			return pressure_triggers[i].trigger;
+	return NULL;
+}
+
 /* vmpressure_register_event(): "LEVEL[,MODE]", kstrndup()'d to 19 bytes first. */
 int memevent_parse_pressure(const char *args, struct memevent_request *request)
 {
@@ -101,11 +110,7 @@ int memevent_parse_pressure(const char *args, struct memevent_request *request)
 	snprintf(spec, sizeof(spec), "%s", args);
 	level = strsep(&rest, ",");
 	mode = strsep(&rest, ",");
-	request->psi_trigger = NULL;
-	for (size_t i = 0; i < ARRAY_SIZE(pressure_triggers); i++)
-		if (!strcmp(level, pressure_triggers[i].level))
-			request->psi_trigger = pressure_triggers[i].trigger;
-	if (!request->psi_trigger)
+	if (!(request->psi_trigger = pressure_trigger_of(level)))
 		return -EINVAL;
 	if (!mode)
 		return 0;
@@ -268,6 +273,14 @@ static void record_save(struct cgx_ctx *ctx, const struct memevent *event)
 		cgx_log_errno(r, "cgroup.event_control: a restart would lose a listener");
 }
 
+/* Process @pid, pinned by @pidfd (taken), holds the eventfd as its descriptor @efd. */
+static void holder_set(struct memevent *event, int pidfd, pid_t pid, int efd)
+{
+	event->holder_pidfd = pidfd;
+	event->holder_pid = pid;
+	event->holder_efd = efd;
+}
+
 /*
  * Follows the eventfd to a process still holding it once the one watched
  * has exited; false when none is left and the registration should go.
@@ -282,13 +295,10 @@ static bool holder_follow(struct cgx_ctx *ctx, struct memevent *event)
 	event->holder_pidfd = -1;
 	/* Retried while the holder found exits before its pidfd is open. */
 	for (int attempt = 0; attempt < 8; attempt++) {
-		if (proc_file_holder(event->eventfd, "anon_inode:[eventfd]", &holder, &holder_efd) <
-		    0)
+		if (proc_file_holder(event->eventfd, PROC_EVENTFD_LINK, &holder, &holder_efd) < 0)
 			return false;
 		if ((pidfd = proc_pidfd(holder)) >= 0) {
-			event->holder_pidfd = pidfd;
-			event->holder_pid = holder;
-			event->holder_efd = holder_efd;
+			holder_set(event, pidfd, holder, holder_efd);
 			record_save(ctx, event);
 			return true;
 		}
@@ -358,7 +368,7 @@ int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memeven
 	struct memevent_state *state = &fc->ctx->memevents;
 	struct memevent *event;
 	pid_t tgid;
-	int r;
+	int r, pidfd;
 
 	if ((r = event_start(fc->ctx, fc->dir->group[fc->hier], request, eventfd, &event)) < 0)
 		return r;
@@ -368,10 +378,8 @@ int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memeven
 			"here: this listener wakes only when its group is removed");
 	event->serial = state->next_serial++;
 	/* The writer holds the eventfd it named; with no holder left, the next check drops it. */
-	if (proc_tgid(fc->caller->tid, &tgid) == 0 &&
-	    (event->holder_pidfd = proc_pidfd(tgid)) >= 0) {
-		event->holder_pid = tgid;
-		event->holder_efd = request->writer_efd;
+	if (proc_tgid(fc->caller->tid, &tgid) == 0 && (pidfd = proc_pidfd(tgid)) >= 0) {
+		holder_set(event, pidfd, tgid, request->writer_efd);
 		record_save(fc->ctx, event);
 	} else {
 		holder_follow(fc->ctx, event);
@@ -388,7 +396,7 @@ static void restore_one(struct cgx_ctx *ctx, uint64_t serial, const char *record
 	unsigned long long pages, start, now;
 	const struct v1_group *group;
 	struct memevent *event;
-	char level[16], target[64];
+	char level[16];
 	int kind, pid, efd;
 	uint64_t group_id;
 	unsigned int hier;
@@ -401,25 +409,21 @@ static void restore_one(struct cgx_ctx *ctx, uint64_t serial, const char *record
 	    kind < MEMEVENT_USAGE || kind > MEMEVENT_PRESSURE ||
 	    !(group = tree_group_by_id(&ctx->tree, group_id)) || group->hier != hier ||
 	    proc_start_time(pid, &now) < 0 || now != start || (pidfd = proc_pidfd(pid)) < 0 ||
-	    (eventfd = proc_fd_take(pid, efd)) < 0)
+	    (eventfd = proc_pidfd_take(pidfd, efd)) < 0)
 		goto gone;
-	proc_fd_target(getpid(), (unsigned long)eventfd, target, sizeof(target));
 	/* The descriptor number may have been closed and reused meanwhile. */
-	if (strcmp(target, "anon_inode:[eventfd]") || (id >= 0 && eventfd_id_of(eventfd) != id))
+	if (!proc_own_fd_is_eventfd(eventfd) || (id >= 0 && eventfd_id_of(eventfd) != id))
 		goto gone;
-	request = (struct memevent_request){.kind = kind, .threshold = pages * PAGE_SIZE_BYTES};
-	for (size_t i = 0; i < ARRAY_SIZE(pressure_triggers); i++)
-		if (!strcmp(level, pressure_triggers[i].level))
-			request.psi_trigger = pressure_triggers[i].trigger;
+	request = (struct memevent_request){.kind = kind,
+					    .threshold = pages * PAGE_SIZE_BYTES,
+					    .psi_trigger = pressure_trigger_of(level)};
 	if (kind == MEMEVENT_PRESSURE && !request.psi_trigger)
 		goto gone;
 	if (event_start(ctx, group, &request, eventfd, &event) < 0)
 		goto gone;
 	steal_fd(eventfd);
 	event->serial = serial;
-	event->holder_pidfd = steal_fd(pidfd);
-	event->holder_pid = pid;
-	event->holder_efd = efd;
+	holder_set(event, steal_fd(pidfd), pid, efd);
 	event_link(&ctx->memevents, event);
 	cgx_log(CGX_LOG_INFO, "cgroup.event_control: listener of process %d taken up again", pid);
 	return;

@@ -151,14 +151,19 @@ int proc_fd_take(pid_t tid, int fd)
 {
 	_cleanup_close_ int pidfd = -1;
 	pid_t tgid;
-	long copy;
 	int r;
 
 	if ((r = proc_tgid(tid, &tgid)) < 0)
 		return r;
 	if ((pidfd = proc_pidfd(tgid)) < 0)
 		return pidfd;
-	copy = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	return proc_pidfd_take(pidfd, fd);
+}
+
+int proc_pidfd_take(int pidfd, int fd)
+{
+	long copy = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+
 	return copy < 0 ? -errno : (int)copy;
 }
 
@@ -170,6 +175,14 @@ void proc_fd_target(pid_t tid, unsigned long fd, char *target, size_t size)
 	snprintf(path, sizeof(path), "/proc/%d/fd/%lu", (int)tid, fd);
 	n = readlink(path, target, size - 1);
 	target[n < 0 ? 0 : n] = '\0';
+}
+
+bool proc_own_fd_is_eventfd(int fd)
+{
+	char target[64];
+
+	proc_fd_target(getpid(), (unsigned long)fd, target, sizeof(target));
+	return !strcmp(target, PROC_EVENTFD_LINK);
 }
 
 int proc_pidfd_alive(int pidfd)

@@ -28,14 +28,20 @@ int proc_start_time(pid_t pid, unsigned long long *start);
 
 /* A pidfd that pins @pid (a thread group leader) against reuse while a move runs. */
 int proc_pidfd(pid_t pid);
-/* The target of task @tid's descriptor @fd ("anon_inode:[eventfd]"), "" when it has none. */
+/* What /proc/PID/fd shows for an eventfd. */
+#define PROC_EVENTFD_LINK "anon_inode:[eventfd]"
+/* The target of task @tid's descriptor @fd (PROC_EVENTFD_LINK), "" when it has none. */
 void proc_fd_target(pid_t tid, unsigned long fd, char *target, size_t size);
+/* Whether the daemon's own descriptor @fd is an eventfd. */
+bool proc_own_fd_is_eventfd(int fd);
 /* 0 while the process behind @pidfd lives, -ESRCH once it has exited. */
 int proc_pidfd_alive(int pidfd);
 
 /* A descriptor of our own for the file behind descriptor @fd of thread @tid's process
  * (close-on-exec). */
 int proc_fd_take(pid_t tid, int fd);
+/* The same, from the process @pidfd already pins. */
+int proc_pidfd_take(int pidfd, int fd);
 
 /*
  * The task that @writer's pid namespace calls @pid, in the daemon's numbers

@@ -598,7 +598,6 @@ static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind,
 {
 	struct memevent_request request = {.kind = kind, .writer_efd = (int)efd};
 	_cleanup_close_ int eventfd = -1;
-	char target[PATH_MAX];
 	unsigned long long pages;
 	int r;
 
@@ -616,8 +615,7 @@ static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind,
 		return cgx_log_errno(eventfd, "cgroup.event_control: cannot take eventfd %lu of %d",
 				     efd, (int)fc->caller->tid);
 	/* The writer may have replaced it since it was checked: what we hold must be one. */
-	proc_fd_target(getpid(), (unsigned long)eventfd, target, sizeof(target));
-	if (strcmp(target, "anon_inode:[eventfd]"))
+	if (!proc_own_fd_is_eventfd(eventfd))
 		return -EINVAL;
 	if ((r = memevent_add(fc, eventfd, &request)) < 0)
 		return r;
@@ -651,7 +649,7 @@ static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t l
 	proc_fd_target(fc->caller->tid, efd, efd_target, sizeof(efd_target));
 	if (!efd_target[0])
 		return -EBADF;
-	if (strcmp(efd_target, "anon_inode:[eventfd]"))
+	if (strcmp(efd_target, PROC_EVENTFD_LINK))
 		return -EINVAL;
 	proc_fd_target(fc->caller->tid, cfd, cfd_target, sizeof(cfd_target));
 	if (!cfd_target[0])
