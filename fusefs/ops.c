@@ -209,14 +209,15 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
  * kernfs keeps answering stat on the inode of a removed group and its files
  * (an open descriptor, a holder's cwd): glibc's opendir() fstat()s, and ls of
  * such a directory then lists nothing, where ENOENT would make it fail. Ids
- * are never reused, so an id below next_id with no group was removed. Its
- * file table went with it: files read back as 0644, the mode of most.
+ * are never reused, so an id below next_id with no group was removed (the
+ * status files' numbers lie far above any id). Its file table went with it:
+ * files read back as 0644, the mode of most.
  */
 static bool removed_node_stat(struct cgx_ctx *ctx, fuse_ino_t ino, struct stat *st)
 {
 	uint64_t id = ino >> 8;
 
-	if (ino & (ALIAS_INO_BIT | COUNTERS_INO) || id == 0 || id >= ctx->tree.next_id ||
+	if ((ino & ALIAS_INO_BIT) || id == 0 || id >= ctx->tree.next_id ||
 	    tree_group_by_id(&ctx->tree, id))
 		return false;
 	memset(st, 0, sizeof(*st));

@@ -61,11 +61,18 @@ static void pages_text(unsigned long long pages, char *v1, size_t v1_size, char 
 		snprintf(v2, v2_size, "%llu", pages * PAGE_SIZE_BYTES);
 }
 
+/* v2 file @file of @dir; the v1 root reads the cgroup2 root's, the whole system's. */
+static int dir_v2_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *file,
+		       struct strbuf *out)
+{
+	if (dir == ctx->tree.base)
+		return read_file_at(ctx->cgroup2_fd, file, out);
+	return knob_read(ctx, dir, "memory", file, out);
+}
+
 static int v2_read(const struct v1_file_ctx *fc, const char *file, struct strbuf *out)
 {
-	if (is_root(fc))
-		return read_file_at(fc->ctx->cgroup2_fd, file, out);
-	return knob_read(fc->ctx, fc->dir, "memory", file, out);
+	return dir_v2_read(fc->ctx, fc->dir, file, out);
 }
 
 static unsigned long long v2_number(const struct v1_file_ctx *fc, const char *file)
@@ -445,14 +452,12 @@ static unsigned long long hierarchical_limit(const struct v1_file_ctx *fc, const
 }
 
 /* The stat_keys values of the v2 directory @dir (whole subtree), added to @values. */
-static void add_stat_values(struct cgx_ctx *ctx, struct v2_dir *dir, bool root,
-			    unsigned long long values[])
+static void add_stat_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long values[])
 {
 	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT, swap = STRBUF_INIT;
-	int r = root ? read_file_at(ctx->cgroup2_fd, "memory.stat", &stat)
-		     : knob_read(ctx, dir, "memory", "memory.stat", &stat);
+	int r = dir_v2_read(ctx, dir, "memory.stat", &stat);
 	/* The root has no memory.swap.current; a kernel without swap accounting neither. */
-	bool has_swap = !root && knob_read(ctx, dir, "memory", "memory.swap.current", &swap) == 0;
+	bool has_swap = dir_v2_read(ctx, dir, "memory.swap.current", &swap) == 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
 		if (!strcmp(stat_keys[i].v1, "swap"))
@@ -467,7 +472,7 @@ static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	unsigned long long total[ARRAY_SIZE(stat_keys)] = {0}, below[ARRAY_SIZE(stat_keys)] = {0};
 	int r;
 
-	add_stat_values(fc->ctx, fc->dir, is_root(fc), total);
+	add_stat_values(fc->ctx, fc->dir, total);
 	/*
 	 * v2 counts a directory's whole subtree; v1's own values
 	 * (memcg_page_state_local()) leave the child groups out. A child
@@ -476,7 +481,7 @@ static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	 */
 	v2_dir_for_each_child (child, fc->dir)
 		if (child->group[fc->hier])
-			add_stat_values(fc->ctx, child, false, below);
+			add_stat_values(fc->ctx, child, below);
 	for (int hierarchical = 0; hierarchical < 2; hierarchical++) {
 		for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
 			unsigned long long value = total[i];
