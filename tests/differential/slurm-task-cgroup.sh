@@ -2,8 +2,9 @@
 # (task/cgroup, proctrack/cgroup, jobacct_gather/cgroup): the tree
 # slurm/uid_U/job_J/step_S/task_T in cpuset, memory, devices, freezer and
 # cpuacct; cpuset.cpus and cpuset.mems copied down before each mkdir below
-# (a new cpuset starts empty; Slurm first tries the "noprefix" name); the
-# memory limits of ConstrainRAMSpace/ConstrainSwapSpace/ConstrainKmemSpace;
+# (a new cpuset starts empty; Slurm before 21.08 first tried the
+# "noprefix" name); the memory limits of ConstrainRAMSpace,
+# ConstrainSwapSpace and ConstrainKmemSpace;
 # notify_on_release; the devices of a step; the tasks joining every
 # hierarchy; suspend and resume through the freezer; the accounting reads;
 # the step's kill through a freeze; the teardown bottom-up, with the rmdirs
@@ -39,7 +40,7 @@ ext=$job/step_extern
 echo "## slurmd: the namespaces it needs"
 for c in $ctls; do printf '%s ' "$c:$(yn test -d $c) tasks readable:$(yn test -r $c/tasks)"; done
 echo
-# xcgroup_cpuset_init reads "cpus" (a noprefix mount) before "cpuset.cpus"
+# Slurm before 21.08 read "cpus" (a noprefix mount) before "cpuset.cpus"
 echo "noprefix cpus: $(r1 cpuset/cpus) cpuset.cpus: $(r1 cpuset/cpuset.cpus) cpuset.mems: $(r1 cpuset/cpuset.mems)"
 echo "memory.kmem.limit_in_bytes present: $(yn test -e memory/memory.kmem.limit_in_bytes) memsw present: $(yn test -e memory/memory.memsw.limit_in_bytes)"
 
