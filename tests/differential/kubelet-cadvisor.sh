@@ -85,8 +85,10 @@ set_pod $pod 102 50000 268435456 1024
 set_pod $gpod 1024 100000 134217728 max
 echo "pids.max -1: $(wr pids/$gpod/pids.max -1) 0: $(wr pids/$gpod/pids.max 0) -> $(r1 pids/$gpod/pids.max)"
 echo max > pids/$gpod/pids.max
-echo "quota over the parent's: $(wr cpu/$be/cpu.cfs_quota_us 10000) child 20000: $(wr cpu/$pod/cpu.cfs_quota_us 20000) -> $(r1 cpu/$pod/cpu.cfs_quota_us)"
-echo -1 > cpu/$be/cpu.cfs_quota_us
+# a quota on the QoS level (in-place resize): the children must fit in it
+echo "burstable quota 60000: $(wr cpu/$bu/cpu.cfs_quota_us 60000) pod 70000: $(wr cpu/$pod/cpu.cfs_quota_us 70000) burstable 40000: $(wr cpu/$bu/cpu.cfs_quota_us 40000)" \
+     "-> $(r1 cpu/$bu/cpu.cfs_quota_us) $(r1 cpu/$pod/cpu.cfs_quota_us) unlimited pod: $(wr cpu/$pod/cpu.cfs_quota_us -1) -> $(r1 cpu/$pod/cpu.cfs_quota_us)"
+echo "back: $(wr cpu/$pod/cpu.cfs_quota_us 50000) $(wr cpu/$bu/cpu.cfs_quota_us -1)"
 echo "quota 999: $(wr cpu/$pod/cpu.cfs_quota_us 999) period 999: $(wr cpu/$pod/cpu.cfs_period_us 999) -> $(r1 cpu/$pod/cpu.cfs_quota_us) $(r1 cpu/$pod/cpu.cfs_period_us)"
 echo 50000 > cpu/$pod/cpu.cfs_quota_us
 
@@ -102,6 +104,11 @@ done
 echo "container limits: shares $(wr cpu/$ctr/cpu.shares 102) quota $(wr cpu/$ctr/cpu.cfs_quota_us 50000) memory $(wr memory/$ctr/memory.limit_in_bytes 268435456) memsw $(wr memory/$ctr/memory.memsw.limit_in_bytes 268435456)"
 for h in $hs; do printf '%s ' "$h:$(wr $h/$sandbox/cgroup.procs $pause)$(wr $h/$ctr/cgroup.procs $app)"; done
 echo
+
+# CPU manager, static policy: an exclusive CPU for the container, the pod keeps both
+echo "container cpuset.cpus 1: $(wr cpuset/$ctr/cpuset.cpus 1) -> $(r1 cpuset/$ctr/cpuset.cpus) Cpus_allowed_list: $(awk '/Cpus_allowed_list/ {print $2}' /proc/$app/status)"
+echo "pod cpuset.cpus 0 under it: $(wr cpuset/$pod/cpuset.cpus 0) -> $(r1 cpuset/$pod/cpuset.cpus) sandbox 0: $(wr cpuset/$sandbox/cpuset.cpus 0) -> $(r1 cpuset/$sandbox/cpuset.cpus)"
+echo "effective: pod $(r1 cpuset/$pod/cpuset.effective_cpus) container $(r1 cpuset/$ctr/cpuset.effective_cpus)"
 
 echo "## cAdvisor: the container spec"
 for g in kubepods $bu $be $pod $ctr; do

@@ -79,12 +79,25 @@ echo "step back to 1: $(wr cpuset/$step/cpuset.cpus 1) -> $(r1 cpuset/$step/cpus
 for c in $ctls; do printf '%s ' "$c:$(try chown 1000:1000 $c/$step) $(stat -c '%a %u:%g' $c/$step) tasks $(stat -c '%a %u:%g' $c/$step/tasks)"; done
 echo
 
+echo "## devices: the job's GRES, then a step with a whitelist"
+echo "job list: $(rd devices/$job/devices.list)"
+echo "job deny 'c 195:1 rwm': $(wr devices/$job/devices.deny 'c 195:1 rwm') allow 'c 195:0 rwm': $(wr devices/$job/devices.allow 'c 195:0 rwm') -> $(rd devices/$job/devices.list)"
+echo "step list: $(rd devices/$step/devices.list)"
+echo "step deny a: $(wr devices/$step/devices.deny a) -> [$(rd devices/$step/devices.list)]"
+for r in "c *:* m" "b *:* m" "c 1:3 rwm" "c 1:5 rwm" "c 1:9 rwm" "c 136:* rwm" "c 195:0 rwm" "c 195:1 rwm" "b 8:* rwm"; do
+  printf '%s ' "allow '$r': $(wr devices/$step/devices.allow "$r")"
+done
+echo
+echo "step list: $(rd devices/$step/devices.list)"
 echo "## task levels"
 for t in task_0 task_1; do
   for c in $ctls; do printf '%s ' "$c:$(try mkdir $c/$step/$t) $(stat -c '%a %u:%g' $c/$step/$t)"; done
   echo
   echo "  $t cpuset: $(wr cpuset/$step/$t/cpuset.cpus "$(r1 cpuset/$step/cpuset.cpus)") $(wr cpuset/$step/$t/cpuset.mems "$(r1 cpuset/$step/cpuset.mems)") -> $(r1 cpuset/$step/$t/cpuset.cpus)"
 done
+echo "task_0 devices inherited: $(rd devices/$step/task_0/devices.list)"
+echo "step deny a with children: $(wr devices/$step/devices.deny a) allow 'c 1:7 rwm': $(wr devices/$step/devices.allow 'c 1:7 rwm') -> $(rd devices/$step/devices.list)"
+echo "task_0 now: $(rd devices/$step/task_0/devices.list)"
 
 echo "## memory: job and step limits"
 declare -A lim=([$job]="536870912 100000000 600000000" [$step]="268435456 255013683 300000001")
@@ -98,23 +111,12 @@ for g in $job $step; do
        "kmem $hard: $(wr $m.kmem.limit_in_bytes $hard) -> $(r1 $m.kmem.limit_in_bytes)"
 done
 echo "memsw below the limit: $(wr memory/$step/memory.memsw.limit_in_bytes 134217728) limit above memsw: $(wr memory/$step/memory.limit_in_bytes 402653184)"
-echo "step above the job: $(wr memory/$step/memory.limit_in_bytes 1073741824) -> $(r1 memory/$step/memory.limit_in_bytes)"
-echo 268435456 > memory/$step/memory.limit_in_bytes
+echo "step above the job, memsw first: $(wr memory/$step/memory.memsw.limit_in_bytes 2147483648) $(wr memory/$step/memory.limit_in_bytes 1073741824) -> $(r1 memory/$step/memory.limit_in_bytes)"
+echo "back: $(wr memory/$step/memory.limit_in_bytes 268435456) $(wr memory/$step/memory.memsw.limit_in_bytes 300000001)"
 for g in $user $job $step $step/task_0; do
   echo "${g#slurm/}: $(grep -E '^hierarchical_mem(ory|sw)_limit ' memory/$g/memory.stat | tr '\n' ' ')limit=$(r1 memory/$g/memory.limit_in_bytes) swappiness=$(r1 memory/$g/memory.swappiness) use_hierarchy=$(r1 memory/$g/memory.use_hierarchy)"
 done
 
-echo "## devices: the job's GRES, then a step with a whitelist"
-echo "job list: $(rd devices/$job/devices.list)"
-echo "job deny 'c 195:1 rwm': $(wr devices/$job/devices.deny 'c 195:1 rwm') allow 'c 195:0 rwm': $(wr devices/$job/devices.allow 'c 195:0 rwm') -> $(rd devices/$job/devices.list)"
-echo "step list: $(rd devices/$step/devices.list)"
-echo "step deny a: $(wr devices/$step/devices.deny a) -> [$(rd devices/$step/devices.list)]"
-for r in "c *:* m" "b *:* m" "c 1:3 rwm" "c 1:5 rwm" "c 1:9 rwm" "c 136:* rwm" "c 195:0 rwm" "c 195:1 rwm" "b 8:* rwm"; do
-  printf '%s ' "allow '$r': $(wr devices/$step/devices.allow "$r")"
-done
-echo
-echo "step list: $(rd devices/$step/devices.list)"
-echo "task_0 inherits: $(rd devices/$step/task_0/devices.list)"
 
 echo "## the tasks join every hierarchy"
 sleep 1000 & t0=$!
@@ -132,6 +134,9 @@ for c in $ctls; do
   echo "$c step procs=[$(names $c/$step/cgroup.procs)] tasks=[$(names $c/$step/tasks)] task_0=[$(names $c/$step/task_0/tasks)] task_1=[$(names $c/$step/task_1/cgroup.procs)] job=[$(names $c/$job/tasks)]"
 done
 echo "Cpus_allowed_list of T0: $(awk '/Cpus_allowed_list/ {print $2}' /proc/$t0/status)"
+# a task of the step opening devices (in the devices step only, elsewhere at the root)
+opens() { bash -c "echo \$\$ > devices/$step/cgroup.procs; for d in $*; do r=\$({ : < \$d; } 2>&1) && r=ok; printf '%s ' \"\$d:\${r##*: }\"; done"; }
+echo "a task opens: $(opens /dev/null /dev/zero /dev/full /dev/random)"
 
 echo "## suspend and resume (proctrack/cgroup)"
 echo "FROZEN: $(wr freezer/$step/freezer.state FROZEN) -> $(wait_state freezer/$step FROZEN)" \
@@ -153,6 +158,32 @@ for g in $step $step/task_0; do
   a=cpuacct/${g}/cpuacct
   echo "  cpuacct.stat: $(sed 's/[0-9]\+/N/g' $a.stat | tr '\n' '|') usage numeric $(yn isnum $a.usage)"
 done
+
+echo "## an OOM kill in a task of step_1 (ConstrainRAMSpace, no swap in the guest)"
+# Here the task groups exist in memory and cpuacct alone, as jobacct_gather
+# makes them, so that every group folds onto one cgroup2 directory.
+# Not here: the same with task_0 also made in cpuset (as step_0 above has it)
+# while the task stays in the cpuset step. cgxfs then puts the process in a
+# leaf outside memory's step_1/task_0 directory and reads usage, max_usage,
+# failcnt, oom_kill and memory.stat from that directory alone: after the OOM
+# kill the kernel shows oom_kill 1 in task_0, failcnt in step_1 and a
+# max_usage of the limit in job, step_1 and task_0; cgxfs 0 in all of them.
+s1=$job/step_1
+for c in $ctls; do printf '%s ' "$c:$(try mkdir $c/$s1)"; done
+echo "cpuset: $(wr cpuset/$s1/cpuset.cpus 1) $(wr cpuset/$s1/cpuset.mems 0) task_0: $(try mkdir memory/$s1/task_0) $(try mkdir cpuacct/$s1/task_0)"
+echo "limit 32M: $(wr memory/$s1/memory.limit_in_bytes 33554432) memsw 64M: $(wr memory/$s1/memory.memsw.limit_in_bytes 67108864)"
+j="for c in freezer cpuset devices memory cpuacct; do echo \$\$ > \$c/$s1/cgroup.procs; done"
+j+="; for c in memory cpuacct; do echo \$\$ > \$c/$s1/task_0/cgroup.procs; done"
+{ # bash reports the killed child, with its pid, on stderr
+  bash -c "$j && exec /usr/bin/python3 -c 'x = b\"x\" * (96 << 20)'"
+  rc=$?
+} 2>/dev/null
+case $rc in 0) echo "allocation: ran to the end" ;; 137) echo "allocation: killed" ;; *) echo "allocation: exit $rc" ;; esac
+for g in $job $s1 $s1/task_0; do
+  m=memory/$g/memory
+  echo "${g#slurm/}: oom_control=$(rd $m.oom_control) failcnt>0: $(yn test "$(r1 $m.failcnt)" -gt 0) memsw.failcnt>0: $(yn test "$(r1 $m.memsw.failcnt)" -gt 0) max_usage>=31M: $(yn test "$(r1 $m.max_usage_in_bytes)" -ge 32505856)"
+done
+echo "rmdir: $(try rmdir memory/$s1/task_0) $(try rmdir cpuacct/$s1/task_0) $(for c in $ctls; do try rmdir $c/$s1; done | tr '\n' ' ')"
 
 echo "## the extern step killed through a freeze"
 sleep 1000 & x=$!
