@@ -347,15 +347,20 @@ static int reset_events(const struct v1_file_ctx *fc, const char *file, const ch
 	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, baseline);
 }
 
+/*
+ * v1 counts a failed charge on the group whose limit refused it, not on its
+ * ancestors: the local "max" events. The limit is on the group's own
+ * directory, so its tasks leaf never raises one.
+ */
 static int failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", events_since_reset(fc, "memory.events", "max"));
+	return strbuf_addf(out, "%llu\n", events_since_reset(fc, "memory.events.local", "max"));
 }
 
 static int failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	(void)buf, (void)len;
-	return reset_events(fc, "memory.events", "max");
+	return reset_events(fc, "memory.events.local", "max");
 }
 
 static int memsw_failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
@@ -385,12 +390,19 @@ static int oom_control_write(const struct v1_file_ctx *fc, char *buf, size_t len
 	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, value ? "1\n" : "0\n");
 }
 
+/*
+ * v1's oom_kill counts the kills of the group's own tasks (the victim's
+ * memcg), not those of its descendants: the local counts of the directory
+ * and of its tasks leaf, where the tasks of a group with children sit.
+ */
 static int oom_control_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
 	const char *disabled = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
+	unsigned long long kills = v2_key(fc, "memory.events.local", "oom_kill") +
+				   v2_key(fc, CGX_TASKS_LEAF "/memory.events.local", "oom_kill");
 
 	return strbuf_addf(out, "oom_kill_disable %d\nunder_oom 0\noom_kill %llu\n",
-			   disabled && disabled[0] == '1', v2_key(fc, "memory.events", "oom_kill"));
+			   disabled && disabled[0] == '1', kills);
 }
 
 static int force_empty_write(const struct v1_file_ctx *fc, char *buf, size_t len)
