@@ -84,6 +84,14 @@ int knob_require(const struct v1_file_ctx *fc, const char *controller);
 int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
 	      struct strbuf *out);
 /*
+ * @key of v2 file @v2_file (the whole file as a number when @key is NULL),
+ * summed over @group's directory and its leaves outside it in @hier (a
+ * divergent fold), so that every process of the v1 group counts; what
+ * cannot be read counts 0.
+ */
+unsigned long long knob_group_sum(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+				  const char *controller, const char *v2_file, const char *key);
+/*
  * Writes @v2_value to @v2_file of the group's directory, then stores
  * @v1_text as what the v1 file reads; -EOPNOTSUPP (logged) without @controller.
  */

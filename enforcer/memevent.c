@@ -137,28 +137,11 @@ static void listener_signal(const struct memevent *event, uint64_t count)
 		cgx_log(CGX_LOG_DEBUG, "cannot signal an event_control listener: %m");
 }
 
-/* @key of v2 file @file of @dir (the whole file as a number when @key is NULL); 0 when unread. */
-static unsigned long long dir_value(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *file,
-				    const char *key)
-{
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
-
-	if (fd < 0 || read_file_at(fd, file, &text) < 0)
-		return 0;
-	return key ? v2_stat_key(text.buf, key) : strtoull(text.buf, NULL, 10);
-}
-
 /* The group's directory and its leaves outside it (a divergent fold). */
 static unsigned long long group_value(struct cgx_ctx *ctx, const struct v1_group *group,
 				      const char *file, const char *key)
 {
-	unsigned long long sum = dir_value(ctx, group->dir, file, key);
-
-	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-		if (tree_leaf_outside(leaf, group->dir, group->hier))
-			sum += dir_value(ctx, leaf, file, key);
-	return sum;
+	return knob_group_sum(ctx, group->dir, group->hier, "memory", file, key);
 }
 
 static unsigned long long usage_pages(struct cgx_ctx *ctx, const struct memevent *event,

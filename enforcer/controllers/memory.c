@@ -108,6 +108,27 @@ static int sync_swap_max(const struct v1_file_ctx *fc, unsigned long long limit,
 }
 
 /*
+ * v2 file @file as a number for the group: its directory's and its leaves'
+ * outside it, where members sit whose groups in other hierarchies keep them
+ * out (v1 charges them to the group all the same). The root reads the
+ * cgroup2 root's, which holds every leaf.
+ */
+static unsigned long long group_number(const struct v1_file_ctx *fc, const char *file)
+{
+	if (is_root(fc))
+		return v2_number(fc, file);
+	return knob_group_sum(fc->ctx, fc->dir, fc->hier, "memory", file, NULL);
+}
+
+/* memory.current, with memory.swap.current for the memsw counters. */
+static unsigned long long usage_bytes(const struct v1_file_ctx *fc, bool memsw)
+{
+	unsigned long long usage = group_number(fc, "memory.current");
+
+	return memsw ? usage + group_number(fc, "memory.swap.current") : usage;
+}
+
+/*
  * mem_cgroup_resize_max(): v1 takes a limit below the usage only once
  * reclaim has brought the usage under it, and otherwise fails with EBUSY,
  * keeping the old limit and every task. cgroup2's memory.max takes any
@@ -116,29 +137,41 @@ static int sync_swap_max(const struct v1_file_ctx *fc, unsigned long long limit,
  * memory.reclaim. The usage may still grow between this check and the
  * memory.max write; v2 then reclaims, or kills, as for any charge.
  */
-static int reclaim_below(const struct v1_file_ctx *fc, unsigned long long bytes)
+static int reclaim_in(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long bytes)
 {
-	_cleanup_close_ int fd = -1;
-	unsigned long long usage;
+	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
 	char text[32];
 	int r;
 
-	if (!cgx_has_controller(fc->ctx, "memory"))
-		return 0; /* knob_set() says why not */
-	if ((fd = cgx_dir_open(fc->ctx, fc->dir)) < 0)
+	if (fd < 0)
 		return fd;
+	snprintf(text, sizeof(text), "%llu", bytes);
+	r = write_file_at(fd, "memory.reclaim", text, strlen(text));
+	return r == -EAGAIN ? 0 : r; /* EAGAIN: less than asked for went */
+}
+
+static int reclaim_below(const struct v1_file_ctx *fc, unsigned long long bytes)
+{
+	struct cgx_ctx *ctx = fc->ctx;
+	unsigned long long usage;
+	int r;
+
+	if (!cgx_has_controller(ctx, "memory"))
+		return 0; /* knob_set() says why not */
 	/* MAX_RECLAIM_RETRIES: how often v1 lets reclaim make progress. */
 	for (int tries = 0; tries < 16; tries++) {
-		if ((usage = v2_number(fc, "memory.current")) <= bytes)
+		if ((usage = usage_bytes(fc, false)) <= bytes)
 			return 0;
-		snprintf(text, sizeof(text), "%llu", usage - bytes);
-		r = write_file_at(fd, "memory.reclaim", text, strlen(text));
+		r = reclaim_in(ctx, fc->dir, usage - bytes);
+		for (struct v2_dir *leaf = ctx->tree.leaves; r == 0 && leaf; leaf = leaf->leaf_next)
+			if (tree_leaf_outside(leaf, fc->dir, fc->hier))
+				r = reclaim_in(ctx, leaf, usage - bytes);
 		if (r == -ENOENT)
 			return 0; /* before 5.19: no way to reclaim first */
-		if (r < 0 && r != -EAGAIN)
+		if (r < 0)
 			return r;
 	}
-	return v2_number(fc, "memory.current") <= bytes ? 0 : -EBUSY;
+	return usage_bytes(fc, false) <= bytes ? 0 : -EBUSY;
 }
 
 static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
@@ -254,14 +287,6 @@ static int use_hierarchy_write(const struct v1_file_ctx *fc, char *buf, size_t l
 	if ((r = kstrtoull(buf, 0, &value)) < 0)
 		return r;
 	return value == 1 ? 0 : -EINVAL; /* hierarchy is always on */
-}
-
-/* memory.current, with memory.swap.current for the memsw counters. */
-static unsigned long long usage_bytes(const struct v1_file_ctx *fc, bool memsw)
-{
-	unsigned long long usage = v2_number(fc, "memory.current");
-
-	return memsw ? usage + v2_number(fc, "memory.swap.current") : usage;
 }
 
 static int usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
