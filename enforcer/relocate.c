@@ -226,26 +226,32 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 
 	if ((r = leaf_is_empty(ctx, leaf)) != 0)
 		return r < 0 ? r : leaf_retire(ctx, leaf);
-	/* Retire first, so the directory may serve as the new leaf (P -> P/@tasks and back). */
 	if ((from_fd = cgx_dir_open(ctx, leaf)) < 0)
 		return from_fd;
-	if ((r = state_drop_tuple(from_fd)) < 0)
-		return r;
+	/*
+	 * Forgotten as a leaf first, so that leaf_get() does not take the
+	 * directory for a parent that still holds processes (P -> P/@tasks).
+	 * Its record on disk goes only once its processes are out: a daemon
+	 * killed in between leaves them in a directory that still names their
+	 * tuple, and the next one moves them on (two leaves of one tuple for a
+	 * moment, which relocate_leaves() settles).
+	 */
 	tree_clear_leaf(&ctx->tree, leaf);
 	if ((r = leaf_get(ctx, &tuple, &target)) < 0 || (to_fd = cgx_dir_open(ctx, target)) < 0 ||
 	    /* Controllers go off in a directory that stopped being inner before processes enter. */
 	    (r = dir_sync_controllers(ctx, target)) < 0 || (r = v2_drain(from_fd, to_fd)) < 0) {
 		r = r < 0 ? r : to_fd;
 		/* What stayed behind keeps its tuple: never counted as root for a failed move. */
-		if (state_save_tuple(ctx, from_fd, &tuple) == 0)
-			tree_set_leaf(&ctx->tree, leaf, &tuple);
+		tree_set_leaf(&ctx->tree, leaf, &tuple);
 		return cgx_log_errno(r, "cannot move the processes of %s", leaf->name);
 	}
 	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child) {
-		if ((r = dir_remove(ctx, leaf)) < 0)
-			cgx_log_errno(r, "emptied leaf %s stays", leaf->name);
-		return 0;
+		if ((r = dir_remove(ctx, leaf)) == 0)
+			return 0;
+		cgx_log_errno(r, "emptied leaf %s stays", leaf->name);
 	}
+	if ((r = state_drop_tuple(from_fd)) < 0)
+		return cgx_log_errno(r, "cannot retire leaf %s", leaf->name);
 	/* A group directory that handed its processes down can now pass controllers on. */
 	if ((r = dir_sync_controllers(ctx, leaf)) < 0)
 		return r;
