@@ -128,15 +128,7 @@ static unsigned long long usage_bytes(const struct v1_file_ctx *fc, bool memsw)
 	return memsw ? usage + group_number(fc, "memory.swap.current") : usage;
 }
 
-/*
- * mem_cgroup_resize_max(): v1 takes a limit below the usage only once
- * reclaim has brought the usage under it, and otherwise fails with EBUSY,
- * keeping the old limit and every task. cgroup2's memory.max takes any
- * value and OOM-kills in the group until it fits, so a script lowering a
- * limit would kill what it limits: reclaim first, as v1 does, through
- * memory.reclaim. The usage may still grow between this check and the
- * memory.max write; v2 then reclaims, or kills, as for any charge.
- */
+/* Asks @dir to give back @bytes; 0 also when less went. */
 static int reclaim_in(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long bytes)
 {
 	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
@@ -150,6 +142,15 @@ static int reclaim_in(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long lon
 	return r == -EAGAIN ? 0 : r; /* EAGAIN: less than asked for went */
 }
 
+/*
+ * mem_cgroup_resize_max(): v1 takes a limit below the usage only once
+ * reclaim has brought the usage under it, and otherwise fails with EBUSY,
+ * keeping the old limit and every task. cgroup2's memory.max takes any
+ * value and OOM-kills in the group until it fits, so a script lowering a
+ * limit would kill what it limits: reclaim first, as v1 does, through
+ * memory.reclaim. The usage may still grow between this check and the
+ * memory.max write; v2 then reclaims, or kills, as for any charge.
+ */
 static int reclaim_below(const struct v1_file_ctx *fc, unsigned long long bytes)
 {
 	struct cgx_ctx *ctx = fc->ctx;
