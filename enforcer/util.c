@@ -91,14 +91,13 @@ static void log_line(enum cgx_log_level level, int err, const char *fmt, va_list
 		fprintf(stderr, "%s: %s\n", program_invocation_short_name, msg);
 }
 
-int cgx_log_errno(int err, const char *fmt, ...)
+void cgx_log_err(int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	log_line(CGX_LOG_ERR, err, fmt, ap);
 	va_end(ap);
-	return err;
 }
 
 void cgx_log(enum cgx_log_level level, const char *fmt, ...)

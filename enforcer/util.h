@@ -80,8 +80,16 @@ enum cgx_log_level { CGX_LOG_ERR = 3, CGX_LOG_WARNING = 4, CGX_LOG_INFO = 6, CGX
  * return @err, so that a failure is logged and propagated in one line:
  *	return cgx_log_errno(-errno, "cannot open %s", path);
  * The text of @err is appended to the message when it is negative.
+ * A macro, as systemd's log_*_errno(): the compiler sees that the value is
+ * @err itself, so an error path leaves no output "maybe uninitialized".
  */
-int cgx_log_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cgx_log_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define cgx_log_errno(err, ...)                                                                    \
+	({                                                                                         \
+		int cgx_log_errno_value = (err);                                                   \
+		cgx_log_err(cgx_log_errno_value, __VA_ARGS__);                                     \
+		cgx_log_errno_value;                                                               \
+	})
 void cgx_log(enum cgx_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cgx_log_to_syslog(bool on);
 void cgx_log_set_level(enum cgx_log_level max_level);
