@@ -132,3 +132,26 @@ flood() {
 	[ "$(cat "$WORK/moves")" -gt 100 ]
 	[ "$(log_size)" -le $((2 * 1024 * 1024)) ]
 }
+
+@test "a user cycling through more program names than the table has slots: counts add up" {
+	mkdir "$MNT/net_cls,net_prio/deleg"
+	local file=$MNT/net_cls,net_prio/deleg/net_cls.classid i
+	chown "$TEST_USER" "$MNT/net_cls,net_prio/deleg" "$file"
+	# 300 names (the table has 256 slots) of one script, each run writing 25 times:
+	# 20 lines and 5 folded each, the folded written when the name's slot is taken.
+	printf 'for i in $(seq 25); do echo 1 > "$1"; done\n' >"$WORK/w.sh"
+	for i in $(seq 300); do ln -s w.sh "$WORK/w$i.sh"; done
+	local rss_before
+	rss_before=$(rss_kib)
+	as_user bash -c 'for i in $(seq 300); do bash "$1/w$i.sh" "$2"; done' _ "$WORK" "$file"
+	echo "# log $(log_size) bytes, daemon RSS $rss_before -> $(rss_kib) KiB" >&3
+	[ "$(counter no-v2-equivalent)" = 7500 ]
+	[ "$(counter log_folded)" = 1500 ]
+	# At most a table's worth of windows is still open.
+	[ "$(counter log_pending)" -le $((256 * 5)) ]
+	[ "$(counter log_pending)" -ge $((44 * 5)) ]
+	[ "$(jq -r 'select(.folded) | .program' "$DEPRECATION_LOG" | sort -u | wc -l)" -ge 44 ]
+	stop_cgxfs
+	[ "$(log_events)" = 7500 ]
+	[ "$(jq -r 'select(.folded) | .program' "$DEPRECATION_LOG" | sort -u | wc -l)" = 300 ]
+}
