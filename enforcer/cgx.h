@@ -31,6 +31,8 @@ struct cgx_options {
 	const char *primary_order;
 	/* The deprecation log file; NULL: CGX_DEFAULT_DEPRECATION_LOG, "": none. */
 	const char *deprecation_log;
+	/* Bytes it may reach; 0: CGX_DEFAULT_DEPRECATION_LOG_MAX; CGX_DEPRECATION_LOG_NO_MAX. */
+	unsigned long long deprecation_log_max;
 };
 
 /* All mutable state of a daemon: one per mounted view. */
@@ -123,10 +125,15 @@ int cgx_value_set_named(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hi
 			const char *name, const char *text);
 
 /* The deprecation log (deprecation.c). */
-/* "kind count" lines, then log_lost and syslog_suppressed: the cgx.deprecations file. */
+/*
+ * "kind count" lines, then log_lost, syslog_suppressed, log_folded,
+ * log_pending and log_dropped: the cgx.deprecations file.
+ */
 int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out);
 /* Opens the log file again (SIGHUP, after logrotate moved it). */
 int cgx_deprecation_reopen(struct cgx_ctx *ctx);
+/* Writes the counts of rate windows that have closed; about once a second. */
+void cgx_deprecation_tick(struct cgx_ctx *ctx);
 
 /*
  * Directories of the base removed behind the daemon's back by another tool:

@@ -119,16 +119,19 @@ static int choose_hierarchies(struct cgx_ctx *ctx, const struct cgx_options *opt
 int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 {
 	struct cgx_ctx *ctx = calloc(1, sizeof(*ctx));
+	unsigned long long log_max;
+	const char *log_path;
 	int r;
 
 	if (!ctx)
 		return -ENOMEM;
 	ctx->cgroup2_fd = ctx->base_fd = -1;
 	pthread_mutex_init(&ctx->lock, NULL);
-	if ((r = deprecation_log_init(&ctx->deprecations, options->deprecation_log
-								  ? options->deprecation_log
-								  : CGX_DEFAULT_DEPRECATION_LOG)) <
-	    0) {
+	log_path =
+		options->deprecation_log ? options->deprecation_log : CGX_DEFAULT_DEPRECATION_LOG;
+	log_max = options->deprecation_log_max ? options->deprecation_log_max
+					       : CGX_DEFAULT_DEPRECATION_LOG_MAX;
+	if ((r = deprecation_log_init(&ctx->deprecations, log_path, log_max)) < 0) {
 		cgx_log_errno(r, "bad deprecation log path");
 		free(ctx);
 		return r;

@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The deprecation log: writing records (docs/deprecation-log.md) and
- * deciding which operations are multi-hierarchy uses.
+ * The deprecation log: writing records (docs/deprecation-log.md) within the
+ * rate limit and the size cap, and deciding which operations are
+ * multi-hierarchy uses.
  */
 #include "deprecation.h"
+#include "deprecation_text.h"
 #include "internal.h"
 #include "proc_identity.h"
 
 #include <fcntl.h>
 #include <json-c/json.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* A value is recorded up to this many bytes: enough to recognise, not a copy of a page. */
 #define RECORDED_VALUE_MAX 256
+/*
+ * The command line takes at most this many bytes of a line, as JSON: a
+ * process may hold megabytes of arguments, and a log line is for reading.
+ * Only this much of /proc/PID/cmdline is read.
+ */
+#define CMDLINE_JSON_MAX 4096
+/* Paths (groups, v2 directories) and the detail that names them. */
+#define PATH_TEXT_MAX	PATH_MAX
+#define DETAIL_TEXT_MAX (PATH_MAX + 1024)
 
 static const char *const kind_names[DEPRECATION_NR_KINDS] = {
 	[DEPRECATION_MULTI_HIERARCHY_PROCESS] = "multi-hierarchy-process",
@@ -30,6 +41,28 @@ static const char *const kind_names[DEPRECATION_NR_KINDS] = {
 const char *deprecation_kind_name(enum deprecation_kind kind)
 {
 	return kind < DEPRECATION_NR_KINDS ? kind_names[kind] : "?";
+}
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t hash = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return hash;
+}
+
+/* "2026-12-03T11:30:00.123Z" */
+static void rfc3339_now(char *buf, size_t size)
+{
+	struct timespec now;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	gmtime_r(&now.tv_sec, &tm);
+	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, size - n, ".%03ldZ", now.tv_nsec / 1000000);
 }
 
 /* mkdir -p of the log's directory, private to root as /var/log's own are. */
@@ -51,13 +84,164 @@ static int log_open(struct deprecation_log *log)
 		return 0;
 	make_parent_dirs(log->path);
 	log->fd = open(log->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0640);
+	log->capped = false;
 	return log->fd < 0 ? -errno : 0;
 }
 
-int deprecation_log_init(struct deprecation_log *log, const char *path)
+/* One write(2) of the line and its newline: O_APPEND keeps concurrent writers' lines whole. */
+static int write_line(int fd, const char *line, size_t len)
+{
+	struct iovec iov[2] = {{(void *)line, len}, {(void *)"\n", 1}};
+	ssize_t n = writev(fd, iov, 2);
+
+	if (n < 0)
+		return -errno;
+	/* A short write on a full disk leaves half a line, which readers skip and count. */
+	return (size_t)n == len + 1 ? 0 : -ENOSPC;
+}
+
+static const int json_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
+
+/*
+ * The first record past the cap leaves one line saying so, itself past the
+ * cap by its few bytes, so that a reader knows the file stops short.
+ */
+static void note_capped(struct deprecation_log *log)
+{
+	char time[DEPRECATION_TIME_MAX], line[160];
+	int len;
+
+	if (log->capped)
+		return;
+	log->capped = true;
+	rfc3339_now(time, sizeof(time));
+	len = snprintf(line, sizeof(line),
+		       "{\"v\":%d,\"time\":\"%s\",\"kind\":\"log-capped\",\"max\":%llu}",
+		       DEPRECATION_LOG_SCHEMA, time, log->max_size);
+	(void)write_line(log->fd, line, (size_t)len);
+}
+
+/*
+ * -EFBIG when the line would take the file past its cap. The size is read
+ * at each line: logrotate's copytruncate empties the file without a SIGHUP.
+ */
+static int append_line(struct deprecation_log *log, const char *line, size_t len)
+{
+	struct stat st;
+	int r;
+
+	if (log->fd < 0 && (r = log_open(log)) < 0)
+		return r;
+	if (fstat(log->fd, &st) < 0)
+		return -errno;
+	if ((unsigned long long)st.st_size > log->max_size ||
+	    len + 1 > log->max_size - (unsigned long long)st.st_size) {
+		note_capped(log);
+		return -EFBIG;
+	}
+	log->capped = false;
+	return write_line(log->fd, line, len);
+}
+
+/* Writes @obj (consumed) as a line standing for @records records, or counts them as not written. */
+static void log_write(struct deprecation_log *log, struct json_object *obj,
+		      unsigned long long records)
+{
+	const char *line;
+	size_t len = 0;
+	int r;
+
+	if (!log->path[0]) {
+		json_object_put(obj);
+		return;
+	}
+	line = obj ? json_object_to_json_string_length(obj, json_flags, &len) : NULL;
+	r = line ? append_line(log, line, len) : -ENOMEM;
+	json_object_put(obj);
+	if (r == -EFBIG) {
+		log->dropped += records;
+	} else if (r < 0) {
+		/* Said once: the counter tells how many followed. */
+		if (!log->lost)
+			cgx_log_errno(r, "deprecation log %s: records are lost from here",
+				      log->path);
+		log->lost += records;
+	}
+}
+
+/* A new window for syslog as a whole, once the last is over: it starts by saying what was held. */
+static void syslog_window_roll(struct deprecation_log *log, long long now_ms)
+{
+	if (now_ms - log->syslog_window_start_ms < DEPRECATION_RATE_WINDOW_MS)
+		return;
+	if (log->syslog_held_back)
+		cgx_log(CGX_LOG_WARNING,
+			"deprecated: %llu more warnings, of any program, were held back",
+			log->syslog_held_back);
+	log->syslog_window_start_ms = now_ms;
+	log->syslog_said = 0;
+	log->syslog_held_back = 0;
+}
+
+/* Whether syslog has room left in this window for a warning, any program's. */
+static bool syslog_room(struct deprecation_log *log, long long now_ms)
+{
+	syslog_window_roll(log, now_ms);
+	if (log->syslog_said == DEPRECATION_SYSLOG_TOTAL)
+		return false;
+	log->syslog_said++;
+	return true;
+}
+
+/* The line that gives the count of what @slot's window folded. */
+static struct json_object *summary_object(const struct deprecation_rate *slot)
+{
+	struct json_object *obj = json_object_new_object();
+	char time[DEPRECATION_TIME_MAX];
+
+	if (!obj)
+		return NULL;
+	rfc3339_now(time, sizeof(time));
+	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
+	json_object_object_add(obj, "time", json_object_new_string(time));
+	json_object_object_add(obj, "kind", json_object_new_string(kind_names[slot->key.kind]));
+	json_object_object_add(obj, "folded", json_object_new_int64((int64_t)slot->folded));
+	json_object_object_add(obj, "first_time", json_object_new_string(slot->first_folded));
+	json_object_object_add(obj, "last_time", json_object_new_string(slot->last_folded));
+	json_object_object_add(obj, "uid", json_object_new_int64(slot->key.uid));
+	json_object_object_add(obj, "comm", json_object_new_string(slot->comm));
+	json_object_object_add(obj, "program", json_object_new_string(slot->program));
+	return obj;
+}
+
+/* What a window held back: the summary line of its folded records, the syslog warnings. */
+static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slot, long long now_ms)
+{
+	char program[256];
+
+	if (slot->folded) {
+		log->pending -= slot->folded;
+		log_write(log, summary_object(slot), slot->folded);
+		slot->folded = 0;
+	}
+	if (slot->held_back) {
+		log_text_printable(program, sizeof(program), slot->program);
+		if (syslog_room(log, now_ms))
+			cgx_log(CGX_LOG_WARNING,
+				"deprecated: %llu more %s warnings by %s (uid %u) were held back",
+				slot->held_back, kind_names[slot->key.kind], program,
+				(unsigned int)slot->key.uid);
+		else
+			log->syslog_held_back += slot->held_back;
+		slot->held_back = 0;
+	}
+}
+
+int deprecation_log_init(struct deprecation_log *log, const char *path, unsigned long long max_size)
 {
 	memset(log, 0, sizeof(*log));
 	log->fd = -1;
+	log->max_size = max_size;
 	if (path && snprintf(log->path, sizeof(log->path), "%s", path) >= (int)sizeof(log->path))
 		return -ENAMETOOLONG;
 	/* Opened at the first record: a daemon with nothing to report leaves no file. */
@@ -66,13 +250,15 @@ int deprecation_log_init(struct deprecation_log *log, const char *path)
 
 void deprecation_log_release(struct deprecation_log *log)
 {
+	long long now_ms = monotonic_ms();
+
+	/* A daemon that ends leaves its counts whole: the windows still open are written. */
+	for (size_t i = 0; i < DEPRECATION_RATE_SLOTS; i++)
+		if (log->rates.slot[i].used)
+			rate_flush(log, &log->rates.slot[i], now_ms);
 	if (log->fd >= 0)
 		close(log->fd);
 	log->fd = -1;
-	for (size_t i = 0; i < log->divergent_seen.nr; i++)
-		free(log->divergent_seen.keys[i]);
-	free(log->divergent_seen.keys);
-	log->divergent_seen = (struct deprecation_seen){0};
 }
 
 int deprecation_log_reopen(struct deprecation_log *log)
@@ -90,6 +276,22 @@ int cgx_deprecation_reopen(struct cgx_ctx *ctx)
 	return deprecation_log_reopen(&ctx->deprecations);
 }
 
+void cgx_deprecation_tick(struct cgx_ctx *ctx)
+{
+	struct deprecation_log *log = &ctx->deprecations;
+	long long now_ms = monotonic_ms();
+
+	for (size_t i = 0; i < DEPRECATION_RATE_SLOTS; i++) {
+		struct deprecation_rate *slot = &log->rates.slot[i];
+
+		if (deprecation_rate_expired(slot, now_ms)) {
+			rate_flush(log, slot, now_ms);
+			slot->used = false;
+		}
+	}
+	syslog_window_roll(log, now_ms);
+}
+
 int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out)
 {
 	const struct deprecation_log *log = &ctx->deprecations;
@@ -98,68 +300,28 @@ int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out)
 	for (unsigned int kind = 0; kind < DEPRECATION_NR_KINDS; kind++)
 		if ((r = strbuf_addf(out, "%s %llu\n", kind_names[kind], log->count[kind])) < 0)
 			return r;
-	return strbuf_addf(out, "log_lost %llu\nsyslog_suppressed %llu\n", log->lost,
-			   log->syslog_suppressed);
+	return strbuf_addf(out,
+			   "log_lost %llu\nsyslog_suppressed %llu\nlog_folded %llu\n"
+			   "log_pending %llu\nlog_dropped %llu\n",
+			   log->lost, log->syslog_suppressed, log->folded, log->pending,
+			   log->dropped);
 }
 
-/* "2026-12-03T11:30:00.123Z" */
-static void rfc3339_now(char *buf, size_t size)
+/* @src as the log keeps text (deprecation_text.h), in @size bytes; a cut one is named in @cuts. */
+static void put_text(struct json_object *obj, const char *key, const char *src, size_t size,
+		     struct json_object *cuts)
 {
-	struct timespec now;
-	struct tm tm;
-	size_t n;
+	char text[DETAIL_TEXT_MAX];
+	bool cut;
 
-	clock_gettime(CLOCK_REALTIME, &now);
-	gmtime_r(&now.tv_sec, &tm);
-	n = strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, size - n, ".%03ldZ", now.tv_nsec / 1000000);
-}
-
-/*
- * Whether syslog may carry this warning: DEPRECATION_SYSLOG_BURST per
- * (program, kind) and window, so a script in a loop says it a few times a
- * minute, not thousands. What is held back is counted, and said when the
- * next window opens.
- */
-static bool syslog_allowed(struct deprecation_log *log, const char *program,
-			   enum deprecation_kind kind, unsigned long long *held_back)
-{
-	struct deprecation_rate *slot = NULL, *oldest = &log->rates[0];
-	time_t now = monotonic_ms() / 1000;
-
-	*held_back = 0;
-	for (size_t i = 0; i < DEPRECATION_RATE_SLOTS && !slot; i++) {
-		struct deprecation_rate *rate = &log->rates[i];
-
-		if (rate->program[0] && rate->kind == kind && !strcmp(rate->program, program))
-			slot = rate;
-		else if (!rate->program[0] || rate->window_start < oldest->window_start)
-			oldest = rate;
-	}
-	if (!slot || now - slot->window_start >= DEPRECATION_SYSLOG_WINDOW) {
-		if (slot)
-			*held_back = slot->held_back;
-		else
-			slot = oldest;
-		snprintf(slot->program, sizeof(slot->program), "%s", program);
-		slot->kind = kind;
-		slot->window_start = now;
-		slot->said = 0;
-		slot->held_back = 0;
-	}
-	if (slot->said < DEPRECATION_SYSLOG_BURST) {
-		slot->said++;
-		return true;
-	}
-	slot->held_back++;
-	log->syslog_suppressed++;
-	return false;
-}
-
-static void json_put_string(struct json_object *obj, const char *key, const char *value)
-{
-	if (value)
-		json_object_object_add(obj, key, json_object_new_string(value));
+	if (!src)
+		return;
+	if (size > sizeof(text))
+		size = sizeof(text);
+	log_text_copy(text, size, src, strlen(src), SIZE_MAX, &cut);
+	json_object_object_add(obj, key, json_object_new_string(text));
+	if (cut && cuts)
+		json_object_array_add(cuts, json_object_new_string(key));
 }
 
 /* The v1 path of a group, "/" for a root. */
@@ -180,7 +342,8 @@ static void v2_path(const struct cgx_ctx *ctx, const struct v2_dir *dir, char *b
 		snprintf(buf, size, "?");
 }
 
-static struct json_object *tuple_object(const struct cgx_ctx *ctx, const struct tuple *tuple)
+static struct json_object *tuple_object(const struct cgx_ctx *ctx, const struct tuple *tuple,
+					struct json_object *cuts)
 {
 	struct json_object *obj = json_object_new_object();
 	char path[PATH_MAX];
@@ -189,128 +352,162 @@ static struct json_object *tuple_object(const struct cgx_ctx *ctx, const struct 
 		if (tuple->coord[h] == ctx->tree.base)
 			continue;
 		group_path(tuple->coord[h], path, sizeof(path));
-		json_object_object_add(obj, ctx->hiers.hier[h].proc_name,
-				       json_object_new_string(path));
+		put_text(obj, ctx->hiers.hier[h].proc_name, path, PATH_TEXT_MAX, cuts);
 	}
 	return obj;
+}
+
+/* The arguments that fit in CMDLINE_JSON_MAX bytes of JSON; *@cut when some did not. */
+static struct json_object *cmdline_array(const struct proc_identity *who, bool *cut)
+{
+	struct json_object *argv = json_object_new_array();
+	size_t budget = CMDLINE_JSON_MAX - 2; /* [] */
+	char arg[CMDLINE_JSON_MAX];
+
+	*cut = who->argv_cut;
+	for (unsigned int i = 0; argv && i < who->argc; i++) {
+		size_t quotes = i ? 3 : 2; /* "", and the comma before */
+		bool arg_cut;
+
+		if (budget <= quotes) {
+			*cut = true;
+			break;
+		}
+		budget -= quotes;
+		budget -= log_text_copy(arg, sizeof(arg), who->argv[i], strlen(who->argv[i]),
+					budget, &arg_cut);
+		json_object_array_add(argv, json_object_new_string(arg));
+		if (arg_cut) {
+			*cut = true;
+			break;
+		}
+	}
+	return argv;
 }
 
 static struct json_object *event_object(const struct cgx_ctx *ctx,
 					const struct deprecation_event *event,
-					const struct proc_identity *who, const char *time)
+					const struct proc_identity *who, const char *program,
+					const char *time)
 {
-	struct json_object *obj = json_object_new_object(), *argv;
+	struct json_object *obj = json_object_new_object(), *cuts = json_object_new_array(), *argv;
 	char buf[PATH_MAX];
+	bool cmdline_cut;
 
-	if (!obj)
+	if (!obj || !cuts) {
+		json_object_put(obj);
+		json_object_put(cuts);
 		return NULL;
-	json_object_object_add(obj, "v", json_object_new_int(1));
-	json_put_string(obj, "time", time);
-	json_put_string(obj, "kind", kind_names[event->kind]);
+	}
+	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
+	json_object_object_add(obj, "time", json_object_new_string(time));
+	json_object_object_add(obj, "kind", json_object_new_string(kind_names[event->kind]));
 	if (event->hier >= 0) {
-		json_put_string(obj, "hierarchy", ctx->hiers.hier[event->hier].proc_name);
+		put_text(obj, "hierarchy", ctx->hiers.hier[event->hier].proc_name, PATH_TEXT_MAX,
+			 cuts);
 		if (event->group) {
 			group_path(event->group, buf, sizeof(buf));
-			json_put_string(obj, "group", buf);
+			put_text(obj, "group", buf, PATH_TEXT_MAX, cuts);
 		}
 	}
-	json_put_string(obj, "file", event->file);
+	put_text(obj, "file", event->file, PATH_TEXT_MAX, cuts);
 	if (event->value) {
-		size_t len = strnlen(event->value, RECORDED_VALUE_MAX);
+		size_t len = strnlen(event->value, RECORDED_VALUE_MAX + 2);
 
+		/* The newline that ends a shell's echo is no part of the value. */
 		if (len && event->value[len - 1] == '\n')
 			len--;
-		json_object_object_add(obj, "value",
-				       json_object_new_string_len(event->value, (int)len));
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, event->value);
+		put_text(obj, "value", buf, RECORDED_VALUE_MAX + 1, cuts);
 	}
 	if (event->v2_dir) {
 		v2_path(ctx, event->v2_dir, buf, sizeof(buf));
-		json_put_string(obj, "v2_path", buf);
+		put_text(obj, "v2_path", buf, PATH_TEXT_MAX, cuts);
 	}
 	if (event->tuple)
-		json_object_object_add(obj, "tuple", tuple_object(ctx, event->tuple));
-	json_put_string(obj, "detail", event->detail);
+		json_object_object_add(obj, "tuple", tuple_object(ctx, event->tuple, cuts));
+	put_text(obj, "detail", event->detail, DETAIL_TEXT_MAX, cuts);
 	json_object_object_add(obj, "pid", json_object_new_int(who->pid));
 	json_object_object_add(obj, "ppid", json_object_new_int(who->ppid));
 	json_object_object_add(obj, "uid", json_object_new_int64(who->uid));
-	json_put_string(obj, "comm", who->comm);
-	json_put_string(obj, "exe", who->exe);
-	argv = json_object_new_array();
-	for (unsigned int i = 0; argv && i < who->argc; i++)
-		json_object_array_add(argv, json_object_new_string(who->argv[i]));
+	put_text(obj, "comm", who->comm, DEPRECATION_COMM_MAX, cuts);
+	put_text(obj, "exe", who->exe, DEPRECATION_PROGRAM_MAX, cuts);
+	argv = cmdline_array(who, &cmdline_cut);
 	json_object_object_add(obj, "cmdline", argv);
+	if (cmdline_cut)
+		json_object_array_add(cuts, json_object_new_string("cmdline"));
 	if (who->script[0])
-		json_put_string(obj, "script", who->script);
+		put_text(obj, "script", who->script, DEPRECATION_PROGRAM_MAX, cuts);
+	json_object_object_add(obj, "program", json_object_new_string(program));
+	if (json_object_array_length(cuts))
+		json_object_object_add(obj, "truncated", cuts);
+	else
+		json_object_put(cuts);
 	return obj;
 }
 
-/* One write(2) of the whole line: O_APPEND keeps concurrent writers' lines whole. */
-static int append_line(struct deprecation_log *log, const char *line)
+static void say(struct deprecation_log *log, const struct deprecation_event *event,
+		const struct proc_identity *who, const char *program, long long now_ms)
 {
-	size_t len = strlen(line);
-	_cleanup_free_ char *text = malloc(len + 2);
-	ssize_t n;
-	int r;
+	char printable[256], detail[512];
 
-	if (!log->path[0])
-		return 0;
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, line, len);
-	memcpy(text + len, "\n", 2);
-	if (log->fd < 0 && (r = log_open(log)) < 0)
-		return r;
-	n = write(log->fd, text, len + 1);
-	if (n < 0)
-		return -errno;
-	/* A short write on a full disk leaves half a line, which readers skip and count. */
-	return (size_t)n == len + 1 ? 0 : -ENOSPC;
+	if (!syslog_room(log, now_ms)) {
+		log->syslog_suppressed++;
+		log->syslog_held_back++;
+		return;
+	}
+	log_text_printable(printable, sizeof(printable), program);
+	log_text_printable(detail, sizeof(detail), event->detail ? event->detail : "");
+	cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s (pid %d, uid %u)%s%s",
+		kind_names[event->kind], printable, (int)who->pid, (unsigned int)who->uid,
+		detail[0] ? ": " : "", detail);
 }
 
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event)
 {
 	struct deprecation_log *log = &ctx->deprecations;
 	_cleanup_proc_identity_ struct proc_identity who = {0};
-	struct json_object *obj;
-	unsigned long long held_back;
-	const char *program;
-	char time[64];
+	char program[DEPRECATION_PROGRAM_MAX], comm[DEPRECATION_COMM_MAX];
+	char time[DEPRECATION_TIME_MAX];
+	struct deprecation_rate_key key;
+	struct deprecation_rate *slot;
+	const char *raw_program;
+	long long now_ms;
+	unsigned int may;
 	pid_t tgid;
-	int r;
+	bool cut;
 
 	log->count[event->kind]++;
 	if (proc_tgid(event->caller->tid, &tgid) < 0)
 		tgid = event->caller->tid;
-	if (proc_identity_read(tgid, &who) < 0) {
+	if (proc_identity_read_max(tgid, CMDLINE_JSON_MAX, &who) < 0) {
 		log->lost++;
 		return;
 	}
-	program = proc_identity_program(&who);
+	raw_program = proc_identity_program(&who);
+	log_text_copy(program, sizeof(program), raw_program, strlen(raw_program), SIZE_MAX, &cut);
+	log_text_copy(comm, sizeof(comm), who.comm, strlen(who.comm), SIZE_MAX, &cut);
+	key = (struct deprecation_rate_key){who.uid, event->kind, fnv1a(raw_program)};
+	now_ms = monotonic_ms();
 	rfc3339_now(time, sizeof(time));
-	if (!(obj = event_object(ctx, event, &who, time))) {
-		log->lost++;
+
+	slot = deprecation_rate_slot(&log->rates, &key);
+	if (deprecation_rate_due(slot, &key, now_ms)) {
+		/* An evicted key's count is written before its slot is another's. */
+		rate_flush(log, slot, now_ms);
+		deprecation_rate_start(slot, &key, now_ms, program, comm);
+	}
+	may = deprecation_rate_take(slot, now_ms, time);
+	if (may & DEPRECATION_RATE_WRITE) {
+		log_write(log, event_object(ctx, event, &who, program, time), 1);
 	} else {
-		r = append_line(
-			log, json_object_to_json_string_ext(
-				     obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-		if (r < 0) {
-			/* Said once: the counter tells how many followed. */
-			if (!log->lost)
-				cgx_log_errno(r, "deprecation log %s: records are lost from here",
-					      log->path);
-			log->lost++;
-		}
-		json_object_put(obj);
+		log->folded++;
+		log->pending++;
 	}
-	if (syslog_allowed(log, program, event->kind, &held_back)) {
-		if (held_back)
-			cgx_log(CGX_LOG_WARNING,
-				"deprecated: %llu more %s warnings by %s were held back", held_back,
-				kind_names[event->kind], program);
-		cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s (pid %d)%s%s",
-			kind_names[event->kind], program, (int)who.pid, event->detail ? ": " : "",
-			event->detail ? event->detail : "");
-	}
+	if (may & DEPRECATION_RATE_SYSLOG)
+		say(log, event, &who, program, now_ms);
+	else
+		log->syslog_suppressed++;
 }
 
 /* True when hierarchy @h has any group but its root: its shape is in use. */
@@ -319,31 +516,27 @@ static bool hier_in_use(const struct cgx_ctx *ctx, unsigned int h)
 	return cgx_group_nr_children(ctx->tree.base, h) > 0;
 }
 
-/* Each (hierarchy, path, other hierarchy) is said once per run: the shape, not every move. */
+/*
+ * Each (hierarchy, path, other hierarchy) is said once per run: the shape,
+ * not every move. Kept as hashes in a fixed table: two shapes of one hash
+ * would make the second go unsaid, at odds of 2^-64.
+ */
 static bool divergence_first_seen(struct deprecation_seen *seen, const char *key)
 {
-	char *copy;
+	uint64_t hash = fnv1a(key) | 1; /* never 0, the free slot */
+	size_t i;
 
-	for (size_t i = 0; i < seen->nr; i++)
-		if (!strcmp(seen->keys[i], key))
+	for (i = hash % DEPRECATION_SEEN_SLOTS; seen->hash[i]; i = (i + 1) % DEPRECATION_SEEN_SLOTS)
+		if (seen->hash[i] == hash)
 			return false;
 	/* Bounded: past this many shapes, forget them all and say them again later. */
-	if (seen->nr == DEPRECATION_SEEN_MAX) {
-		for (size_t i = 0; i < seen->nr; i++)
-			free(seen->keys[i]);
+	if (seen->nr == DEPRECATION_SEEN_SLOTS / 2) {
+		memset(seen->hash, 0, sizeof(seen->hash));
 		seen->nr = 0;
+		i = hash % DEPRECATION_SEEN_SLOTS;
 	}
-	if (seen->nr == seen->cap) {
-		size_t cap = seen->cap ? seen->cap * 2 : 16;
-		char **keys = realloc(seen->keys, cap * sizeof(*keys));
-
-		if (!keys)
-			return true;
-		seen->keys = keys;
-		seen->cap = cap;
-	}
-	if ((copy = strdup(key)))
-		seen->keys[seen->nr++] = copy;
+	seen->hash[i] = hash;
+	seen->nr++;
 	return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,14 +37,44 @@ static char *proc_link(pid_t pid, const char *what)
 	return strdup(target);
 }
 
-static int read_argv(struct proc_identity *id)
+/* /proc/PID/cmdline up to @max bytes: the kernel copies only what a read asks for. */
+static int read_cmdline(pid_t pid, size_t max, struct strbuf *text, bool *cut)
+{
+	char path[64], chunk[4096];
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((r = strbuf_add(text, "", 0)) < 0)
+		return r;
+	/* One byte past @max tells whether there was more. */
+	while (text->len <= max) {
+		size_t want = max + 1 - text->len;
+
+		if ((n = read(fd, chunk, want < sizeof(chunk) ? want : sizeof(chunk))) <= 0)
+			break;
+		if ((r = strbuf_add(text, chunk, (size_t)n)) < 0)
+			return r;
+	}
+	if (text->len > max) {
+		text->len = max;
+		*cut = true;
+	}
+	return 0;
+}
+
+static int read_argv(struct proc_identity *id, size_t max)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-	char path[64];
 	unsigned int argc = 0;
+	int r;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)id->pid);
-	if (read_file_at(AT_FDCWD, path, &text) < 0 || !text.len)
+	if ((r = read_cmdline(id->pid, max, &text, &id->argv_cut)) == -ENOMEM)
+		return r;
+	if (r < 0 || !text.len)
 		return 0;
 	for (size_t i = 0; i < text.len; i++)
 		argc += text.buf[i] == '\0';
@@ -108,6 +139,11 @@ static void read_status(struct proc_identity *id)
 
 int proc_identity_read(pid_t pid, struct proc_identity *id)
 {
+	return proc_identity_read_max(pid, SIZE_MAX - 1, id);
+}
+
+int proc_identity_read_max(pid_t pid, size_t cmdline_max, struct proc_identity *id)
+{
 	_cleanup_strbuf_ struct strbuf comm = STRBUF_INIT;
 	char path[64];
 
@@ -119,8 +155,8 @@ int proc_identity_read(pid_t pid, struct proc_identity *id)
 	if (comm.len && comm.buf[comm.len - 1] == '\n')
 		comm.len--;
 	if (!(id->comm = strndup(comm.len ? comm.buf : "", comm.len)) ||
-	    !(id->exe = proc_link(pid, "exe")) || !(id->script = strdup("")) || read_argv(id) < 0 ||
-	    find_script(id) < 0) {
+	    !(id->exe = proc_link(pid, "exe")) || !(id->script = strdup("")) ||
+	    read_argv(id, cmdline_max) < 0 || find_script(id) < 0) {
 		proc_identity_release(id);
 		return -ENOMEM;
 	}

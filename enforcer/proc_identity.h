@@ -7,6 +7,8 @@
 #ifndef CGX_PROC_IDENTITY_H
 #define CGX_PROC_IDENTITY_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 struct proc_identity {
@@ -16,12 +18,19 @@ struct proc_identity {
 	char *exe;
 	char **argv;
 	unsigned int argc;
+	bool argv_cut; /* the command line was longer than what was read of it */
 	/* Absolute path of the script an interpreter runs ("sh x.sh"), "" when none. */
 	char *script;
 };
 
 /* -ENOMEM only: whatever /proc no longer has is left empty. */
 int proc_identity_read(pid_t pid, struct proc_identity *id);
+/*
+ * The same, reading no more than @cmdline_max bytes of the command line: a
+ * process may hold megabytes there, and the deprecation log keeps a few
+ * kilobytes of it.
+ */
+int proc_identity_read_max(pid_t pid, size_t cmdline_max, struct proc_identity *id);
 void proc_identity_release(struct proc_identity *id);
 /* What a report names a process by: the script, else the executable, else comm. */
 const char *proc_identity_program(const struct proc_identity *id);

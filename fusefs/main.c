@@ -8,7 +8,9 @@
 #include "watcher.h"
 
 #include "cgx.h"
+#include "parse.h"
 
+#include <ctype.h>
 #include <fuse_lowlevel.h>
 #include <getopt.h>
 #include <limits.h>
@@ -46,6 +48,9 @@ static void usage(FILE *out)
 		"                      misc,cpuset)\n"
 		"  --log FILE          the deprecation log, JSON Lines (default\n"
 		"                      " CGX_DEFAULT_DEPRECATION_LOG "; \"\" for none)\n"
+		"  --log-max SIZE      the size the log may reach, K/M/G suffixes; past\n"
+		"                      it records are dropped and counted (default 64M,\n"
+		"                      0 for no cap)\n"
 		"  --supervise         keep the mount across daemon restarts: a keeper\n"
 		"                      holds the FUSE connection and restarts the daemon\n"
 		"  --fdstore           keep the FUSE connection in systemd's file\n"
@@ -57,6 +62,21 @@ static void usage(FILE *out)
 		"  -V, --version       show the version\n");
 }
 
+/* "64M", "1G", "500000"; 0 means no cap. */
+static int parse_log_max(const char *text, unsigned long long *max)
+{
+	const char *end;
+
+	if (!isdigit((unsigned char)text[0]))
+		return -EINVAL;
+	*max = memparse(text, &end);
+	if (*end)
+		return -EINVAL;
+	if (!*max)
+		*max = CGX_DEPRECATION_LOG_NO_MAX;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 {
 	static const struct option options[] = {
@@ -64,6 +84,7 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"base", required_argument, NULL, 'b'},
 		{"hierarchies", required_argument, NULL, 'H'},
 		{"log", required_argument, NULL, 'L'},
+		{"log-max", required_argument, NULL, 'M'},
 		{"primary-order", required_argument, NULL, 'P'},
 		{"supervise", no_argument, NULL, 'S'},
 		{"fdstore", no_argument, NULL, 'F'},
@@ -89,6 +110,13 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 			break;
 		case 'L':
 			args->model.deprecation_log = optarg;
+			break;
+		case 'M':
+			if (parse_log_max(optarg, &args->model.deprecation_log_max) < 0) {
+				fprintf(stderr, "cgxfs: --log-max: a size is a number with an "
+						"optional K, M or G suffix\n");
+				return -EINVAL;
+			}
 			break;
 		case 'P':
 			args->model.primary_order = optarg;

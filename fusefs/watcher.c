@@ -113,6 +113,7 @@ static void *watch_loop(void *arg)
 			cgx_log_errno(r, "cannot repair the mirror of the v2 tree");
 		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
 			cgx_log_errno(r, "cannot rebalance the split limits");
+		cgx_deprecation_tick(watcher->ctx);
 		if (cgx_release_wanted(watcher->ctx)) {
 			if ((r = cgx_release_watch(watcher->ctx, watcher->inotify_fd)) < 0)
 				cgx_log_errno(r, "cannot watch cgroup.events");

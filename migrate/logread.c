@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,31 +190,68 @@ static int add_hierarchies(struct log_use *use, struct json_object *record)
 	return 0;
 }
 
+/* A count that a hostile log cannot wrap. */
+static void add_saturating(unsigned long *count, unsigned long n)
+{
+	*count = n > ULONG_MAX - *count ? ULONG_MAX : *count + n;
+}
+
+/*
+ * The count of a summary line (which must be a positive integer) in
+ * *@folded, 0 for a plain record; -EINVAL for a line that is neither.
+ */
+static int folded_of(struct json_object *record, unsigned long *folded)
+{
+	struct json_object *field;
+	int64_t n;
+
+	*folded = 0;
+	if (!json_object_object_get_ex(record, "folded", &field))
+		return 0;
+	if (!json_object_is_type(field, json_type_int) || (n = json_object_get_int64(field)) < 1)
+		return -EINVAL;
+	*folded = (uint64_t)n > ULONG_MAX ? ULONG_MAX : (unsigned long)n;
+	return 0;
+}
+
 static int count_record(struct log_summary *log, struct json_object *record, const char *time,
-			const char *kind_name)
+			const char *kind_name, unsigned long folded)
 {
 	_cleanup_strbuf_ struct strbuf example = STRBUF_INIT;
 	const char *script = string_field(record, "script");
 	const char *exe = string_field(record, "exe");
 	const char *comm = string_field(record, "comm");
+	const char *program = string_field(record, "program");
+	const char *first_time = string_field(record, "first_time");
+	const char *last_time = string_field(record, "last_time");
 	enum log_kind kind = kind_of(kind_name);
-	const char *program;
+	unsigned long records = folded ? folded : 1;
 	struct log_use *use;
 	int r;
 
 	comm = comm ? comm : "";
-	program = script && *script ? script : exe && *exe ? exe : *comm ? comm : "(unknown)";
+	/* Version 2 names the program as the daemon keyed its rate limit; version 1 leaves it to
+	 * us. */
+	if (!program || !*program)
+		program = script && *script ? script
+			  : exe && *exe	    ? exe
+			  : *comm	    ? comm
+					    : "(unknown)";
 	log->records++;
-	log->by_kind[kind]++;
+	add_saturating(&log->folded, folded);
+	add_saturating(&log->by_kind[kind], records);
 	if ((r = find_use(log, kind, program, comm, &use)) < 0)
 		return r;
-	use->count++;
+	add_saturating(&use->count, records);
+	/* A summary spans the times of the records it folded. */
+	first_time = first_time ? first_time : time;
+	last_time = last_time ? last_time : time;
 	/* RFC 3339 UTC with a fixed width compares as text. */
-	if (!use->first_time || strcmp(time, use->first_time) < 0)
-		if ((r = replace_string(&use->first_time, time)) < 0)
+	if (!use->first_time || strcmp(first_time, use->first_time) < 0)
+		if ((r = replace_string(&use->first_time, first_time)) < 0)
 			return r;
-	if (!use->last_time || strcmp(time, use->last_time) > 0)
-		if ((r = replace_string(&use->last_time, time)) < 0)
+	if (!use->last_time || strcmp(last_time, use->last_time) > 0)
+		if ((r = replace_string(&use->last_time, last_time)) < 0)
 			return r;
 	if ((r = add_hierarchies(use, record)) < 0)
 		return r;
@@ -234,6 +273,7 @@ int log_read_line(struct log_summary *log, const char *line, size_t len, unsigne
 {
 	struct json_object *record, *v;
 	const char *time, *kind;
+	unsigned long folded;
 	size_t end;
 	int r;
 
@@ -270,17 +310,28 @@ int log_read_line(struct log_summary *log, const char *line, size_t len, unsigne
 		count_corrupt(log, lineno);
 		return 0;
 	}
-	if (json_object_get_int64(v) != LOG_SCHEMA_VERSION) {
+	if (json_object_get_int64(v) < LOG_SCHEMA_OLDEST ||
+	    json_object_get_int64(v) > LOG_SCHEMA_VERSION) {
 		long long version = (long long)json_object_get_int64(v);
 
 		json_object_put(record);
 		mig_err(0,
 			"%s:%lu: deprecation log schema version %lld is unknown (this cgx-migrate "
-			"reads version %d)",
-			log->path, lineno, version, LOG_SCHEMA_VERSION);
+			"reads versions %d to %d)",
+			log->path, lineno, version, LOG_SCHEMA_OLDEST, LOG_SCHEMA_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	r = count_record(log, record, time, kind);
+	if (!strcmp(kind, "log-capped")) {
+		log->capped++;
+		json_object_put(record);
+		return 0;
+	}
+	if (folded_of(record, &folded) < 0) {
+		json_object_put(record);
+		count_corrupt(log, lineno);
+		return 0;
+	}
+	r = count_record(log, record, time, kind, folded);
 	json_object_put(record);
 	return r;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The deprecation log reader (docs/deprecation-log.md, schema version 1):
- * JSON Lines in, a summary of who used v1 in which way, and how often, out.
- * A line that is not a JSON object or lacks v, time or kind is skipped and
- * counted; a version it does not know stops the read.
+ * The deprecation log reader (docs/deprecation-log.md, schema versions 1
+ * and 2): JSON Lines in, a summary of who used v1 in which way, and how
+ * often, out. A line that is not a JSON object or lacks v, time or kind is
+ * skipped and counted; a version it does not know stops the read. A line of
+ * version 2 may stand for many records ("folded", the rate limit's count),
+ * or say that the file reached its size cap ("log-capped").
  */
 #ifndef CGX_MIGRATE_LOGREAD_H
 #define CGX_MIGRATE_LOGREAD_H
@@ -14,7 +16,9 @@
 
 struct json_tokener;
 
-#define LOG_SCHEMA_VERSION 1
+/* The versions read: 1 (cgxfs before the rate limit) up to 2. */
+#define LOG_SCHEMA_OLDEST  1
+#define LOG_SCHEMA_VERSION 2
 
 enum log_kind {
 	LOG_MULTI_HIERARCHY,
@@ -37,7 +41,7 @@ struct log_use {
 	char *program; /* the script it ran, else its executable, else its comm */
 	char *comm;
 	enum log_kind kind;
-	unsigned long count;
+	unsigned long count; /* records, folded ones included */
 	char *first_time, *last_time;
 	/* Distinct examples: a tuple, or "hierarchy:group file=value". */
 	char *examples[LOG_USE_EXAMPLES];
@@ -48,10 +52,14 @@ struct log_use {
 
 struct log_summary {
 	char *path;
+	/* Every line is one of: a record (or a summary of folded ones), corrupt, blank, capped. */
 	unsigned long lines, records, corrupt, blank;
 	unsigned long first_corrupt_line;
-	unsigned long by_kind[LOG_NR_KINDS];
-	struct log_use **uses; /* most frequent first after log_summary_finish() */
+	unsigned long folded; /* records known only by the count of a summary line */
+	unsigned long
+		capped; /* lines saying the file reached its size cap: records after are gone */
+	unsigned long by_kind[LOG_NR_KINDS]; /* records, folded ones included */
+	struct log_use **uses;		     /* most frequent first after log_summary_finish() */
 	size_t nr_uses, cap_uses;
 	struct strmap use_by_key;
 	struct json_tokener *tokener; /* one for every line: a million lines are read */

@@ -341,6 +341,14 @@ static void log_section(FILE *out, const struct log_summary *log)
 	fprintf(out,
 		"</code>: %lu lines, %lu records, %lu corrupt or truncated lines skipped.</p>\n",
 		log->lines, log->records, log->corrupt);
+	if (log->folded)
+		fprintf(out, "<p>%lu more records folded into counts by cgxfs's rate limit.</p>\n",
+			log->folded);
+	if (log->capped)
+		fputs("<p><strong>The file reached its size cap</strong> (<code>--log-max</code>): "
+		      "records past it were dropped (<code>log_dropped</code> in "
+		      "<code>cgx.deprecations</code>).</p>\n",
+		      out);
 	fputs("<table><tr><th>program</th><th>kind</th><th>count</th><th>hierarchies</th>"
 	      "<th>examples</th></tr>\n",
 	      out);

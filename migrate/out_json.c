@@ -240,6 +240,8 @@ static struct json_object *log_json(struct builder *b, const struct log_summary 
 	put_int(b, object, "corrupt", (int64_t)log->corrupt);
 	put_int(b, object, "blank", (int64_t)log->blank);
 	put_int(b, object, "first_corrupt_line", (int64_t)log->first_corrupt_line);
+	put_int(b, object, "folded", (int64_t)log->folded);
+	put_int(b, object, "capped", (int64_t)log->capped);
 	for (unsigned int k = 0; k < LOG_NR_KINDS; k++)
 		put_int(b, by_kind, log_kind_names[k], (int64_t)log->by_kind[k]);
 	put(b, object, "by_kind", by_kind);

@@ -211,6 +211,13 @@ static void print_log(FILE *out, const struct log_summary *log)
 	cell(out, log->path);
 	fprintf(out, ": %lu lines, %lu records, %lu corrupt or truncated lines skipped.\n\n",
 		log->lines, log->records, log->corrupt);
+	if (log->folded)
+		fprintf(out, "%lu more records folded into counts by cgxfs's rate limit.\n\n",
+			log->folded);
+	if (log->capped)
+		fprintf(out,
+			"**The file reached its size cap** (`--log-max`): records past it were "
+			"dropped (`log_dropped` in `cgx.deprecations`).\n\n");
 	fprintf(out, "| kind | records |\n|---|---:|\n");
 	for (unsigned int k = 0; k < LOG_NR_KINDS; k++)
 		fprintf(out, "| %s | %lu |\n", log_kind_names[k], log->by_kind[k]);

@@ -223,6 +223,14 @@ static void print_log(FILE *out, const struct style *st, const struct log_summar
 	if (log->corrupt)
 		fprintf(out, " (first at line %lu)", log->first_corrupt_line);
 	fprintf(out, "\n");
+	if (log->folded)
+		fprintf(out, "  %lu more records folded into counts by cgxfs's rate limit\n",
+			log->folded);
+	if (log->capped)
+		fprintf(out,
+			"  %sthe file reached its size cap%s (--log-max): records past it were "
+			"dropped (log_dropped in cgx.deprecations)\n",
+			st->warn, st->off);
 	for (unsigned int k = 0; k < LOG_NR_KINDS; k++)
 		if (log->by_kind[k])
 			fprintf(out, "  %-26s %lu\n", log_kind_names[k], log->by_kind[k]);

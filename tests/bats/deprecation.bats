@@ -1,8 +1,11 @@
 #!/usr/bin/env bats
 # The deprecation log (docs/deprecation-log.md): which uses are recorded,
-# with what, the counters file, syslog's rate limit, SIGHUP, a full disk.
+# with what, the counters file, the rate limit of the file and syslog, the
+# bounds of a line, the size cap, SIGHUP, a full disk.
 
 load helpers
+
+MIGRATE=${CGX_MIGRATE:-$(dirname "$CGXFS")/cgx-migrate}
 
 setup() {
 	common_setup
@@ -51,13 +54,16 @@ records() {
 	[ "$(counter multi-hierarchy-process)" = 2 ]
 	local student_record
 	student_record=$(records multi-hierarchy-process | head -n1)
-	[ "$(jq -r .v <<<"$student_record")" = 1 ]
+	[ "$(jq -r .v <<<"$student_record")" = 2 ]
 	[ "$(jq -r .pid <<<"$student_record")" = "$script_pid" ]
 	[ "$(jq -r .ppid <<<"$student_record")" -gt 1 ]
 	[ "$(jq -r .uid <<<"$student_record")" = 0 ]
 	[ "$(jq -r .comm <<<"$student_record")" = bash ]
 	[ "$(jq -r .exe <<<"$student_record")" = "$(readlink -f "$(command -v bash)")" ]
 	[ "$(jq -r .script <<<"$student_record")" = "$SCRIPTS/university.sh" ]
+	[ "$(jq -r .program <<<"$student_record")" = "$SCRIPTS/university.sh" ]
+	# Nothing was cut.
+	[ "$(jq -r .truncated <<<"$student_record")" = null ]
 	[ "$(jq -r '.cmdline | join(" ")' <<<"$student_record")" = "bash university.sh $MNT $student $teacher $SCRIPTS/pid" ]
 	[ "$(jq -c .tuple <<<"$student_record")" = '{"cpu,cpuacct":"/students","net_cls,net_prio":"/browsers"}' ]
 	[ "$(jq -r .hierarchy <<<"$student_record")" = "net_cls,net_prio" ]
@@ -122,18 +128,148 @@ records() {
 	[ -z "$(cat "$MNT/cgx.limits")" ]
 	[ "$(write_result "$MNT/cgx.limits" 1)" = "Permission denied" ]
 	[ "$(cut -d' ' -f1 "$MNT/cgx.deprecations" | tr '\n' ' ')" = \
-		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate log_lost syslog_suppressed " ]
+		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate log_lost syslog_suppressed log_folded log_pending log_dropped " ]
 }
 
-@test "a loop of 10,000 writes is logged in full but rate-limited in syslog" {
+@test "a loop of 10,000 writes: 20 lines, the rest folded into a count that adds up" {
 	mkdir "$MNT/net_cls,net_prio/loop"
 	local file=$MNT/net_cls,net_prio/loop/net_cls.classid
 	bash -c 'for ((i = 0; i < 10000; i++)); do echo 0x10001 > "$1"; done' _ "$file"
-	[ "$(wc -l <"$DEPRECATION_LOG")" = 10000 ]
-	[ "$(counter no-v2-equivalent)" = 10000 ]
-	# Five per program, kind and minute reach syslog; the rest are counted.
-	[ "$(counter syslog_suppressed)" = 9995 ]
+	# One (uid, program, kind): 20 lines a window, five of them to syslog.
+	[ "$(wc -l <"$DEPRECATION_LOG")" = 20 ]
 	[ "$(jq -r .value "$DEPRECATION_LOG" | sort -u)" = 0x10001 ]
+	[ "$(counter no-v2-equivalent)" = 10000 ]
+	[ "$(counter log_folded)" = 9980 ]
+	[ "$(counter log_pending)" = 9980 ]
+	[ "$(counter syslog_suppressed)" = 9995 ]
+	# The window still open is written when the daemon ends.
+	stop_cgxfs
+	[ "$(wc -l <"$DEPRECATION_LOG")" = 21 ]
+	local summary
+	summary=$(tail -n1 "$DEPRECATION_LOG")
+	[ "$(jq -r .folded <<<"$summary")" = 9980 ]
+	[ "$(jq -r .kind <<<"$summary")" = no-v2-equivalent ]
+	[ "$(jq -r .program <<<"$summary")" = "$(jq -r .program "$DEPRECATION_LOG" | head -n1)" ]
+	[ "$(jq -r .uid <<<"$summary")" = 0 ]
+	[ "$(jq -r '.first_time <= .last_time' <<<"$summary")" = true ]
+	# cgx-migrate counts every write.
+	"$MIGRATE" report --log "$DEPRECATION_LOG" --format json >"$SCRIPTS/r.json"
+	[ "$(jq '.log.by_kind["no-v2-equivalent"]' "$SCRIPTS/r.json")" = 10000 ]
+	[ "$(jq '.log.records' "$SCRIPTS/r.json")" = 21 ]
+	[ "$(jq '.log.folded' "$SCRIPTS/r.json")" = 9980 ]
+	[ "$(jq '.log.uses[0].count' "$SCRIPTS/r.json")" = 10000 ]
+}
+
+@test "the rate limit is per uid, program and kind" {
+	mkdir "$MNT/net_cls,net_prio/keys" "$MNT/systemd/keys" "$MNT/systemd/keys/a" "$MNT/systemd/keys/b"
+	local file=$MNT/net_cls,net_prio/keys/net_cls.classid
+	# 30 writes each by bash and by dash, 30 moves by bash: three keys, 20 lines each.
+	bash -c 'for ((i = 0; i < 30; i++)); do echo 1 > "$1"; done' _ "$file"
+	dash -c 'i=0; while [ $i -lt 30 ]; do echo 2 > "$1"; i=$((i + 1)); done' _ "$file"
+	bash -c 'for ((i = 0; i < 15; i++)); do echo $$ > "$1/a/tasks"; echo $$ > "$1/b/tasks"; done' \
+		_ "$MNT/systemd/keys"
+	[ "$(records no-v2-equivalent | jq -r .value | sort | uniq -c | awk '{print $1 ":" $2}' | tr '\n' ' ')" = "20:1 20:2 " ]
+	[ "$(records named-hierarchy | jq -r .file | sort | uniq -c | awk '{print $1 ":" $2}' | tr '\n' ' ')" = "3:null 20:tasks " ]
+	[ "$(counter named-hierarchy)" = 33 ]
+	[ "$(counter log_folded)" = 30 ]
+	[ "$(counter log_pending)" = 30 ]
+	# Another uid has a window of its own.
+	local uid=65534
+	chown "$uid" "$MNT/net_cls,net_prio/keys" "$file"
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+		bash -c 'for ((i = 0; i < 30; i++)); do echo 3 > "$1"; done' _ "$file"
+	[ "$(records no-v2-equivalent | jq -r 'select(.uid == '"$uid"') | .value' | wc -l)" = 20 ]
+	[ "$(counter log_folded)" = 40 ]
+}
+
+@test "a hostile program name is escaped and cut: control characters, invalid UTF-8, a long exe" {
+	stop_cgxfs
+	# In the foreground: the syslog warnings land in $LOGDIR/daemon.log.
+	"$CGXFS" --cgroup2 "$CG2" --base "$BASE" --log "$DEPRECATION_LOG" -f "$MNT" \
+		>>"$LOGDIR/daemon.log" 2>&1 3>&- &
+	for _ in $(seq 100); do [ -e "$MNT/cpu,cpuacct/tasks" ] && break; sleep 0.1; done
+	mkdir "$MNT/net_cls,net_prio/evil"
+	local file=$MNT/net_cls,net_prio/evil/net_cls.classid
+	# A name with an invalid byte, an escape sequence and a newline that would forge a line.
+	local name bash_exe
+	name=$(printf '\377v\001il\033[31m\nfake line')
+	bash_exe=$(readlink -f "$(command -v bash)")
+	cp "$bash_exe" "$SCRIPTS/$name"
+	"$SCRIPTS/$name" -c 'echo 7 > "$1"' _ "$file"
+	[ "$(cat "$file")" = 7 ]
+	# One valid JSON line, no raw control character; the invalid byte is U+FFFD.
+	[ "$(wc -l <"$DEPRECATION_LOG")" = 1 ]
+	jq -e . "$DEPRECATION_LOG" >/dev/null
+	! LC_ALL=C grep -q $'[\001\033\177\377]' "$DEPRECATION_LOG"
+	local record shown
+	record=$(cat "$DEPRECATION_LOG")
+	shown=$(printf '\357\277\275v\001il\033[31m\nfake line')
+	# comm as the kernel cut it: 15 bytes.
+	[ "$(jq -r .comm <<<"$record")" = "$(printf '\357\277\275v\001il\033[31m\nfake')" ]
+	[ "$(jq -r .exe <<<"$record")" = "$SCRIPTS/$shown" ]
+	[ "$(jq -r .program <<<"$record")" = "$SCRIPTS/$shown" ]
+	[ "$(jq -r .truncated <<<"$record")" = null ]
+	# Syslog's warning spells the control characters out, on one line.
+	grep -q 'deprecated: no-v2-equivalent by .*v\\x01il\\x1b\[31m\\x0afake line (pid' "$LOGDIR/daemon.log"
+	[ "$(grep -c 'fake line' "$LOGDIR/daemon.log")" = 1 ]
+
+	# The same program 3 KiB deep: its exe is cut to 1023 bytes, and says so.
+	local dir=$SCRIPTS
+	for _ in $(seq 12); do dir=$dir/$(printf 'd%.0s' $(seq 250)); done
+	mkdir -p "$dir"
+	cp "$bash_exe" "$dir/$name"
+	"$dir/$name" -c 'echo 8 > "$1"' _ "$file"
+	[ "$(cat "$file")" = 8 ]
+	record=$(tail -n1 "$DEPRECATION_LOG")
+	[ "$(jq -j .exe <<<"$record" | wc -c)" -le 1023 ]
+	[ "$(jq -j .exe <<<"$record" | wc -c)" -ge 1000 ]
+	[[ "$(jq -r .exe <<<"$record")" == "$SCRIPTS/ddd"* ]]
+	[ "$(jq -c .truncated <<<"$record")" = '["exe"]' ]
+	[ "$(jq -r .program <<<"$record")" = "$(jq -r .exe <<<"$record")" ]
+}
+
+@test "a command line is cut at 4 KiB and marked" {
+	mkdir "$MNT/net_cls,net_prio/long"
+	local big
+	big=$(head -c 100000 /dev/zero | tr '\0' y)
+	bash -c 'echo 1 > "$1"' _ "$MNT/net_cls,net_prio/long/net_cls.classid" "$big" "$big"
+	local record
+	record=$(cat "$DEPRECATION_LOG")
+	[ "$(jq -c .truncated <<<"$record")" = '["cmdline"]' ]
+	[ "$(jq -c .cmdline <<<"$record" | head -c -1 | wc -c)" -le 4096 ]
+	[ "$(jq -r '.cmdline[0:3] | join(" ")' <<<"$record")" = 'bash -c echo 1 > "$1"' ]
+	[[ "$(jq -r '.cmdline[5]' <<<"$record")" == yyyy* ]]
+	[ "$(jq -r '.cmdline | length' <<<"$record")" = 6 ]
+}
+
+@test "past --log-max records are dropped, counted, and the operations done" {
+	stop_cgxfs
+	start_cgxfs --log-max 16K
+	mkdir "$MNT/net_cls,net_prio/cap"
+	local file=$MNT/net_cls,net_prio/cap/net_cls.classid i
+	# Ten programs (scripts) of five writes each: 50 lines of about 700 bytes.
+	for i in $(seq 10); do
+		printf 'for v in 1 2 3 4 5; do echo $v > "$1"; done\n' >"$SCRIPTS/w$i.sh"
+		bash "$SCRIPTS/w$i.sh" "$file"
+		[ "$(cat "$file")" = 5 ]
+	done
+	[ "$(counter no-v2-equivalent)" = 50 ]
+	local dropped
+	dropped=$(counter log_dropped)
+	[ "$dropped" -gt 0 ]
+	[ "$(counter log_lost)" = 0 ]
+	[ "$(counter log_folded)" = 0 ]
+	# The cap holds, but for the one line that says it was reached.
+	[ "$(head -n -1 "$DEPRECATION_LOG" | wc -c)" -le 16384 ]
+	[ "$(tail -n1 "$DEPRECATION_LOG" | jq -r '.kind + " " + (.max | tostring)')" = "log-capped 16384" ]
+	[ "$(records no-v2-equivalent | wc -l)" = $((50 - dropped)) ]
+	# Rotated: records are written again, into the new file.
+	mv "$DEPRECATION_LOG" "$DEPRECATION_LOG.1"
+	kill -HUP "$(daemon_pid)"
+	for _ in $(seq 50); do [ -e "$DEPRECATION_LOG" ] && break; sleep 0.1; done
+	echo 9 >"$file"
+	[ "$(jq -r .value "$DEPRECATION_LOG")" = 9 ]
+	[ "$(counter log_dropped)" = "$dropped" ]
 }
 
 @test "SIGHUP reopens the log after it was rotated" {
@@ -142,14 +278,14 @@ records() {
 	mv "$DEPRECATION_LOG" "$DEPRECATION_LOG.1"
 	echo 2 >"$MNT/net_cls,net_prio/r/net_cls.classid"
 	kill -HUP "$(daemon_pid)"
-	# The watcher reopens within its next wake-up; the mount answers meanwhile.
+	# The watcher reopens within its next wake-up, which makes the new file.
 	for _ in $(seq 50); do
-		echo 3 >"$MNT/net_cls,net_prio/r/net_cls.classid"
-		[ -s "$DEPRECATION_LOG" ] && break
+		[ -e "$DEPRECATION_LOG" ] && break
 		sleep 0.1
 	done
-	[ "$(jq -r .value "$DEPRECATION_LOG.1" | head -n2 | tr '\n' ' ')" = "1 2 " ]
-	[ "$(jq -r .value "$DEPRECATION_LOG" | sort -u)" = 3 ]
+	echo 3 >"$MNT/net_cls,net_prio/r/net_cls.classid"
+	[ "$(jq -r .value "$DEPRECATION_LOG.1" | tr '\n' ' ')" = "1 2 " ]
+	[ "$(jq -r .value "$DEPRECATION_LOG")" = 3 ]
 	# The daemon lives on: SIGHUP is no longer FUSE's "exit".
 	[ -n "$(daemon_pid)" ]
 	[ "$(cat "$MNT/net_cls,net_prio/r/net_cls.classid")" = 3 ]

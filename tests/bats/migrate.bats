@@ -233,10 +233,10 @@ write_log() {
 @test "a log line of an unknown schema version: a clear error, non-zero, no output file" {
 	write_log "$WORK/log.jsonl"
 	# The last line was cut off without its newline: end it, then a record from a newer cgxfs.
-	printf '\n%s\n' '{"v":2,"time":"2027-01-01T00:00:00.000Z","kind":"approximate"}' >>"$WORK/log.jsonl"
+	printf '\n%s\n' '{"v":3,"time":"2027-01-01T00:00:00.000Z","kind":"approximate"}' >>"$WORK/log.jsonl"
 	run "$MIGRATE" report --log "$WORK/log.jsonl" -o "$WORK/out.txt"
 	[ "$status" -ne 0 ]
-	[[ "$output" == *"log.jsonl:11: deprecation log schema version 2 is unknown"* ]]
+	[[ "$output" == *"log.jsonl:11: deprecation log schema version 3 is unknown"* ]]
 	[ ! -e "$WORK/out.txt" ]
 	[ -z "$(find "$WORK" -name '.out.txt.*')" ]
 }
