@@ -29,6 +29,8 @@
 #define PATH_TEXT_MAX	PATH_MAX
 #define DETAIL_TEXT_MAX (PATH_MAX + 1024)
 
+_Static_assert(DEPRECATION_NR_KINDS <= DEPRECATION_RATE_KINDS, "a uid budget counts every kind");
+
 static const char *const kind_names[DEPRECATION_NR_KINDS] = {
 	[DEPRECATION_MULTI_HIERARCHY_PROCESS] = "multi-hierarchy-process",
 	[DEPRECATION_DIVERGENT_TREE] = "divergent-tree",
@@ -214,6 +216,85 @@ static struct json_object *summary_object(const struct deprecation_rate *slot)
 	return obj;
 }
 
+/* The line that gives the count of what @budget folded of @kind, programs together ("*"). */
+static struct json_object *uid_summary_object(const struct deprecation_uid_budget *budget,
+					      unsigned int kind)
+{
+	struct json_object *obj = json_object_new_object();
+	char time[DEPRECATION_TIME_MAX];
+
+	if (!obj)
+		return NULL;
+	rfc3339_now(time, sizeof(time));
+	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
+	json_object_object_add(obj, "time", json_object_new_string(time));
+	json_object_object_add(obj, "kind", json_object_new_string(kind_names[kind]));
+	json_object_object_add(obj, "folded",
+			       json_object_new_int64((int64_t)budget->overflow[kind]));
+	json_object_object_add(obj, "first_time", json_object_new_string(budget->first_overflow));
+	json_object_object_add(obj, "last_time", json_object_new_string(budget->last_overflow));
+	json_object_object_add(obj, "uid", json_object_new_int64(budget->uid));
+	json_object_object_add(obj, "comm", json_object_new_string("*"));
+	json_object_object_add(obj, "program", json_object_new_string("*"));
+	return obj;
+}
+
+/* What a uid's budget folded: one line per kind, outside the budget (they are few and short). */
+static void uid_flush(struct deprecation_log *log, struct deprecation_uid_budget *budget)
+{
+	for (unsigned int kind = 0; kind < DEPRECATION_NR_KINDS; kind++) {
+		if (!budget->overflow[kind])
+			continue;
+		log->pending -= budget->overflow[kind];
+		log_write(log, uid_summary_object(budget, kind), budget->overflow[kind]);
+		budget->overflow[kind] = 0;
+	}
+}
+
+/* The budget of @uid for this window, a new one once the last is over or was taken. */
+static struct deprecation_uid_budget *uid_budget(struct deprecation_log *log, uid_t uid,
+						 long long now_ms)
+{
+	struct deprecation_uid_budget *budget = deprecation_uid_slot(&log->rates, uid);
+
+	if (deprecation_uid_due(budget, uid, now_ms)) {
+		uid_flush(log, budget);
+		deprecation_uid_start(budget, uid, now_ms);
+	}
+	return budget;
+}
+
+/*
+ * log_write() within @uid's budget: past it, the @records of @kind that
+ * @obj (consumed) stands for are folded into the budget's count instead.
+ * @folded: they are already counted as folded (a summary line's).
+ */
+static void uid_write(struct deprecation_log *log, uid_t uid, unsigned int kind,
+		      struct json_object *obj, unsigned long long records, bool folded,
+		      long long now_ms)
+{
+	struct deprecation_uid_budget *budget;
+	char time[DEPRECATION_TIME_MAX];
+	size_t len = 0;
+
+	if (!log->path[0] || !obj || !json_object_to_json_string_length(obj, json_flags, &len)) {
+		log_write(log, obj, records);
+		return;
+	}
+	budget = uid_budget(log, uid, now_ms);
+	/* json-c keeps the string it made: log_write() does not make it again. */
+	if (deprecation_uid_charge(budget, len + 1, now_ms)) {
+		log_write(log, obj, records);
+		return;
+	}
+	json_object_put(obj);
+	rfc3339_now(time, sizeof(time));
+	deprecation_uid_fold(budget, kind, records, time);
+	if (!folded)
+		log->folded += records;
+	log->pending += records;
+}
+
 /* What a window held back: the summary line of its folded records, the syslog warnings. */
 static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slot, long long now_ms)
 {
@@ -221,7 +302,8 @@ static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slo
 
 	if (slot->folded) {
 		log->pending -= slot->folded;
-		log_write(log, summary_object(slot), slot->folded);
+		uid_write(log, slot->key.uid, slot->key.kind, summary_object(slot), slot->folded,
+			  true, now_ms);
 		slot->folded = 0;
 	}
 	if (slot->held_back) {
@@ -256,6 +338,10 @@ void deprecation_log_release(struct deprecation_log *log)
 	for (size_t i = 0; i < DEPRECATION_RATE_SLOTS; i++)
 		if (log->rates.slot[i].used)
 			rate_flush(log, &log->rates.slot[i], now_ms);
+	/* After the keys' windows, whose summaries a spent budget folds. */
+	for (size_t i = 0; i < DEPRECATION_UID_SLOTS; i++)
+		if (log->rates.uid[i].used)
+			uid_flush(log, &log->rates.uid[i]);
 	if (log->fd >= 0)
 		close(log->fd);
 	log->fd = -1;
@@ -287,6 +373,14 @@ void cgx_deprecation_tick(struct cgx_ctx *ctx)
 		if (deprecation_rate_expired(slot, now_ms)) {
 			rate_flush(log, slot, now_ms);
 			slot->used = false;
+		}
+	}
+	for (size_t i = 0; i < DEPRECATION_UID_SLOTS; i++) {
+		struct deprecation_uid_budget *budget = &log->rates.uid[i];
+
+		if (deprecation_uid_expired(budget, now_ms)) {
+			uid_flush(log, budget);
+			budget->used = false;
 		}
 	}
 	syslog_window_roll(log, now_ms);
@@ -499,7 +593,8 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 	}
 	may = deprecation_rate_take(slot, now_ms, time);
 	if (may & DEPRECATION_RATE_WRITE) {
-		log_write(log, event_object(ctx, event, &who, program, time), 1);
+		uid_write(log, who.uid, event->kind, event_object(ctx, event, &who, program, time),
+			  1, false, now_ms);
 	} else {
 		log->folded++;
 		log->pending++;

@@ -73,3 +73,61 @@ unsigned int deprecation_rate_take(struct deprecation_rate *slot, long long now_
 	slot->held_back++;
 	return 0;
 }
+
+struct deprecation_uid_budget *deprecation_uid_slot(struct deprecation_rate_table *table, uid_t uid)
+{
+	struct deprecation_uid_budget *victim = NULL;
+
+	for (size_t i = 0; i < DEPRECATION_UID_SLOTS; i++) {
+		struct deprecation_uid_budget *budget = &table->uid[i];
+
+		if (budget->used && budget->uid == uid)
+			return budget;
+		if (!victim ||
+		    (victim->used && (!budget->used || budget->last_use_ms < victim->last_use_ms)))
+			victim = budget;
+	}
+	return victim;
+}
+
+bool deprecation_uid_expired(const struct deprecation_uid_budget *budget, long long now_ms)
+{
+	return budget->used && now_ms - budget->window_start_ms >= DEPRECATION_RATE_WINDOW_MS;
+}
+
+bool deprecation_uid_due(const struct deprecation_uid_budget *budget, uid_t uid, long long now_ms)
+{
+	return !budget->used || budget->uid != uid || deprecation_uid_expired(budget, now_ms);
+}
+
+void deprecation_uid_start(struct deprecation_uid_budget *budget, uid_t uid, long long now_ms)
+{
+	*budget = (struct deprecation_uid_budget){
+		.used = true,
+		.uid = uid,
+		.window_start_ms = now_ms,
+		.last_use_ms = now_ms,
+	};
+}
+
+bool deprecation_uid_charge(struct deprecation_uid_budget *budget, size_t len, long long now_ms)
+{
+	budget->last_use_ms = now_ms;
+	if (len > DEPRECATION_UID_BYTES - budget->bytes)
+		return false;
+	budget->bytes += len;
+	return true;
+}
+
+void deprecation_uid_fold(struct deprecation_uid_budget *budget, unsigned int kind,
+			  unsigned long long records, const char *time)
+{
+	bool first = true;
+
+	for (unsigned int k = 0; k < DEPRECATION_RATE_KINDS; k++)
+		first &= !budget->overflow[k];
+	if (first)
+		snprintf(budget->first_overflow, sizeof(budget->first_overflow), "%s", time);
+	snprintf(budget->last_overflow, sizeof(budget->last_overflow), "%s", time);
+	budget->overflow[kind] += records;
+}

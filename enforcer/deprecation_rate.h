@@ -51,8 +51,31 @@ struct deprecation_rate {
 	char comm[DEPRECATION_COMM_MAX];
 };
 
+/*
+ * What one uid may add to the file in a window, every program and kind
+ * together: the per-key limit alone lets a user that makes a new program
+ * name for each process (the script path comes from its argv) write
+ * DEPRECATION_LOG_BURST lines for each. Past the budget, the uid's records
+ * and summaries are folded into one count per kind, written when the uid's
+ * window closes with the program "*". A uid's lines in a window are thus at
+ * most DEPRECATION_UID_BYTES plus one short line per kind.
+ */
+#define DEPRECATION_UID_BYTES  (256U << 10)
+#define DEPRECATION_UID_SLOTS  64
+#define DEPRECATION_RATE_KINDS 8
+
+struct deprecation_uid_budget {
+	bool used;
+	uid_t uid;
+	long long window_start_ms, last_use_ms;
+	unsigned long long bytes; /* written in this window */
+	unsigned long long overflow[DEPRECATION_RATE_KINDS];
+	char first_overflow[DEPRECATION_TIME_MAX], last_overflow[DEPRECATION_TIME_MAX];
+};
+
 struct deprecation_rate_table {
 	struct deprecation_rate slot[DEPRECATION_RATE_SLOTS];
+	struct deprecation_uid_budget uid[DEPRECATION_UID_SLOTS];
 };
 
 /* What a record may do. */
@@ -79,5 +102,21 @@ void deprecation_rate_start(struct deprecation_rate *slot, const struct deprecat
 /* One record of @slot's key at @now_ms: DEPRECATION_RATE_* bits; 0 when it is folded. */
 unsigned int deprecation_rate_take(struct deprecation_rate *slot, long long now_ms,
 				   const char *time);
+
+/*
+ * The budget of @uid: its own, else a free one, else the one used longest
+ * ago. When deprecation_uid_due() says so, the caller writes out what the
+ * budget folded, then calls deprecation_uid_start().
+ */
+struct deprecation_uid_budget *deprecation_uid_slot(struct deprecation_rate_table *table,
+						    uid_t uid);
+bool deprecation_uid_due(const struct deprecation_uid_budget *budget, uid_t uid, long long now_ms);
+bool deprecation_uid_expired(const struct deprecation_uid_budget *budget, long long now_ms);
+void deprecation_uid_start(struct deprecation_uid_budget *budget, uid_t uid, long long now_ms);
+/* Charges a line of @len bytes: false, and nothing charged, when it would overrun the budget. */
+bool deprecation_uid_charge(struct deprecation_uid_budget *budget, size_t len, long long now_ms);
+/* @records of @kind folded into the budget's counts at @time. */
+void deprecation_uid_fold(struct deprecation_uid_budget *budget, unsigned int kind,
+			  unsigned long long records, const char *time);
 
 #endif

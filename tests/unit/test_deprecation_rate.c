@@ -142,6 +142,50 @@ static void test_text_is_valid_utf8_within_its_bound(void)
 	CHECK(!cut && !out[0]);
 }
 
+static void test_a_uid_budget_bounds_the_bytes_of_every_program(void)
+{
+	struct deprecation_uid_budget *budget, *other;
+	unsigned long long charged = 0;
+	int refused = 0;
+
+	memset(&table, 0, sizeof(table));
+	budget = deprecation_uid_slot(&table, 1000);
+	CHECK(deprecation_uid_due(budget, 1000, 5));
+	deprecation_uid_start(budget, 1000, 5);
+	/* Lines of 5000 bytes: whole ones up to the budget, then none. */
+	for (int i = 0; i < 100; i++) {
+		if (deprecation_uid_charge(budget, 5000, 5 + i)) {
+			charged += 5000;
+			CHECK_EQ_INT(refused, 0);
+		} else {
+			refused++;
+			deprecation_uid_fold(budget, 3, 1, i == 99 ? "last" : "t");
+		}
+	}
+	CHECK(charged <= DEPRECATION_UID_BYTES);
+	CHECK(charged > DEPRECATION_UID_BYTES - 5000);
+	CHECK_EQ_INT(budget->overflow[3], refused);
+	CHECK(!strcmp(budget->last_overflow, "last"));
+	/* Another uid has a budget of its own; the same uid finds its own again. */
+	other = deprecation_uid_slot(&table, 1001);
+	CHECK(other != budget);
+	CHECK(deprecation_uid_slot(&table, 1000) == budget);
+	/* The window closes, and the next starts with the whole budget. */
+	CHECK(!deprecation_uid_due(budget, 1000, 5 + DEPRECATION_RATE_WINDOW_MS - 1));
+	CHECK(deprecation_uid_expired(budget, 5 + DEPRECATION_RATE_WINDOW_MS));
+	deprecation_uid_start(budget, 1000, 5 + DEPRECATION_RATE_WINDOW_MS);
+	CHECK_EQ_INT(budget->overflow[3], 0);
+	CHECK(deprecation_uid_charge(budget, DEPRECATION_UID_BYTES,
+				     6 + DEPRECATION_RATE_WINDOW_MS));
+	CHECK(!deprecation_uid_charge(budget, 1, 6 + DEPRECATION_RATE_WINDOW_MS));
+	/* A full table gives the budget used longest ago. */
+	memset(&table, 0, sizeof(table));
+	for (uid_t uid = 0; uid < DEPRECATION_UID_SLOTS; uid++)
+		deprecation_uid_start(deprecation_uid_slot(&table, uid), uid, 100 + uid);
+	budget = deprecation_uid_slot(&table, 5000);
+	CHECK(budget->used && budget->uid == 0);
+}
+
 static void test_syslog_text_spells_out_control_characters(void)
 {
 	char out[16], wide[32];
@@ -164,6 +208,7 @@ int main(void)
 	test_a_window_writes_a_burst_and_folds_the_rest();
 	test_each_uid_program_and_kind_has_its_own_window();
 	test_a_full_table_gives_the_slot_used_longest_ago();
+	test_a_uid_budget_bounds_the_bytes_of_every_program();
 	test_text_is_valid_utf8_within_its_bound();
 	test_syslog_text_spells_out_control_characters();
 	return check_summary("deprecation_rate");
