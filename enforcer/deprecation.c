@@ -195,30 +195,10 @@ static bool syslog_room(struct deprecation_log *log, long long now_ms)
 	return true;
 }
 
-/* The line that gives the count of what @slot's window folded. */
-static struct json_object *summary_object(const struct deprecation_rate *slot)
-{
-	struct json_object *obj = json_object_new_object();
-	char time[DEPRECATION_TIME_MAX];
-
-	if (!obj)
-		return NULL;
-	rfc3339_now(time, sizeof(time));
-	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
-	json_object_object_add(obj, "time", json_object_new_string(time));
-	json_object_object_add(obj, "kind", json_object_new_string(kind_names[slot->key.kind]));
-	json_object_object_add(obj, "folded", json_object_new_int64((int64_t)slot->folded));
-	json_object_object_add(obj, "first_time", json_object_new_string(slot->first_folded));
-	json_object_object_add(obj, "last_time", json_object_new_string(slot->last_folded));
-	json_object_object_add(obj, "uid", json_object_new_int64(slot->key.uid));
-	json_object_object_add(obj, "comm", json_object_new_string(slot->comm));
-	json_object_object_add(obj, "program", json_object_new_string(slot->program));
-	return obj;
-}
-
-/* The line that gives the count of what @budget folded of @kind, programs together ("*"). */
-static struct json_object *uid_summary_object(const struct deprecation_uid_budget *budget,
-					      unsigned int kind)
+/* The summary line of @folded records of @kind by @uid, made between @first and @last. */
+static struct json_object *summary_line(unsigned int kind, unsigned long long folded,
+					const char *first, const char *last, uid_t uid,
+					const char *comm, const char *program)
 {
 	struct json_object *obj = json_object_new_object();
 	char time[DEPRECATION_TIME_MAX];
@@ -229,14 +209,28 @@ static struct json_object *uid_summary_object(const struct deprecation_uid_budge
 	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
 	json_object_object_add(obj, "time", json_object_new_string(time));
 	json_object_object_add(obj, "kind", json_object_new_string(kind_names[kind]));
-	json_object_object_add(obj, "folded",
-			       json_object_new_int64((int64_t)budget->overflow[kind]));
-	json_object_object_add(obj, "first_time", json_object_new_string(budget->first_overflow));
-	json_object_object_add(obj, "last_time", json_object_new_string(budget->last_overflow));
-	json_object_object_add(obj, "uid", json_object_new_int64(budget->uid));
-	json_object_object_add(obj, "comm", json_object_new_string("*"));
-	json_object_object_add(obj, "program", json_object_new_string("*"));
+	json_object_object_add(obj, "folded", json_object_new_int64((int64_t)folded));
+	json_object_object_add(obj, "first_time", json_object_new_string(first));
+	json_object_object_add(obj, "last_time", json_object_new_string(last));
+	json_object_object_add(obj, "uid", json_object_new_int64(uid));
+	json_object_object_add(obj, "comm", json_object_new_string(comm));
+	json_object_object_add(obj, "program", json_object_new_string(program));
 	return obj;
+}
+
+/* The line that gives the count of what @slot's window folded. */
+static struct json_object *summary_object(const struct deprecation_rate *slot)
+{
+	return summary_line(slot->key.kind, slot->folded, slot->first_folded, slot->last_folded,
+			    slot->key.uid, slot->comm, slot->program);
+}
+
+/* The line that gives the count of what @budget folded of @kind, programs together ("*"). */
+static struct json_object *uid_summary_object(const struct deprecation_uid_budget *budget,
+					      unsigned int kind)
+{
+	return summary_line(kind, budget->overflow[kind], budget->first_overflow,
+			    budget->last_overflow, budget->uid, "*", "*");
 }
 
 /* What a uid's budget folded: one line per kind, outside the budget (they are few and short). */
