@@ -210,6 +210,11 @@ static int do_mount(struct call *call, const char *target, const char *source, c
 		r = -errno;
 		goto out;
 	}
+	/* Interrupted meanwhile, the call would be made again: it must not mount twice. */
+	if (!notif_valid(call)) {
+		r = -ENOENT;
+		goto out;
+	}
 	call_block(call);
 	r = mount_helper_attach(&helper, tree);
 	if ((unblocked = call_unblock(call)) < 0)

@@ -29,7 +29,7 @@
 #define WORKERS_MAX    (WORKERS_ACTIVE + WORKERS_STUCK)
 #define WORKER_STACK   (512 * 1024)
 /* How long a call may stay blocked on its caller before it is given up. */
-#define BLOCKED_GIVEUP_MS 2000
+#define BLOCKED_GIVEUP_MS 5000
 #define WATCH_INTERVAL_MS 250
 
 enum worker_state { WORKER_IDLE, WORKER_RUNNING, WORKER_BLOCKED, WORKER_ABANDONED };
