@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/nsfs.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -236,9 +237,24 @@ int caller_ns_capable(const struct caller *caller, int userns)
 	return 0;
 }
 
+/* Whether this thread has a root and cwd of its own, which it may then change. */
+static _Thread_local bool fs_unshared;
+
+int caller_thread_init(void)
+{
+	if (unshare(CLONE_FS) < 0)
+		return -errno;
+	fs_unshared = true;
+	return 0;
+}
+
 int caller_impersonate(const struct caller *caller)
 {
 	bool own_userns = ns_same(caller->ns_user, self.ns_user);
+
+	/* A chroot() on a shared root would move every thread of the supervisor. */
+	if (!fs_unshared)
+		return -EPERM;
 
 	/* The root first: chroot() needs the supervisor's CAP_SYS_CHROOT. */
 	if (fchdir(caller->root) < 0 || chroot(".") < 0 || fchdir(caller->cwd) < 0)
@@ -255,6 +271,9 @@ int caller_impersonate(const struct caller *caller)
 int caller_revert(void)
 {
 	int r;
+
+	if (!fs_unshared)
+		return 0;
 
 	if ((r = caps_set(self.cap_prm, self.cap_prm, 0)) < 0)
 		return r;

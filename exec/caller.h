@@ -55,8 +55,10 @@ int ns_owner(int ns);
  */
 int caller_ns_capable(const struct caller *caller, int userns);
 
+/* Gives the calling thread its own root and cwd (unshare(CLONE_FS)), for caller_impersonate(). */
+int caller_thread_init(void);
 /*
- * The calling thread (which must have unshared CLONE_FS) walks paths as
+ * The calling thread (after caller_thread_init(); -EPERM otherwise) walks paths as
  * @caller would: its root and cwd, fsuid, fsgid, groups, and its effective
  * capabilities when it lives in the supervisor's user namespace (none
  * otherwise: a capability held in a child namespace covers only what that

@@ -16,7 +16,6 @@
 #include "util.h"
 
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -164,15 +163,13 @@ static int dispatch(struct call *call)
 static void *worker_main(void *arg)
 {
 	struct worker *worker = arg;
+	/* Its own root and cwd, to walk a caller's paths from the caller's. */
+	int r = caller_thread_init();
 
-	/* Its own root and cwd, to walk a caller's paths from the caller's (caller_impersonate()).
-	 */
-	if (unshare(CLONE_FS) < 0)
-		cgx_log_errno(-errno, "a worker cannot unshare its root and cwd");
+	if (r < 0)
+		cgx_log_errno(r, "a worker without a root of its own walks no caller's path");
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
-		int r;
-
 		while (!worker->has_call)
 			pthread_cond_wait(&worker->wake, &pool.lock);
 		pthread_mutex_unlock(&pool.lock);
