@@ -185,7 +185,7 @@ static int do_mount(struct call *call, const char *target, const char *source, c
 {
 	_cleanup_(caller_close) struct caller caller;
 	_cleanup_close_ int tree = -1;
-	struct mount_helper helper = {.pid = -1, .sock = -1};
+	struct mount_helper helper = {.pid = -1, .pidfd = -1, .sock = -1};
 	struct mount_attr attr;
 	int r, unblocked;
 
@@ -197,6 +197,7 @@ static int do_mount(struct call *call, const char *target, const char *source, c
 	/* do_mount() looks the target up before anything else, with the caller's rights. */
 	if ((r = mount_helper_start(&caller, target, &helper)) < 0)
 		return r;
+	call_watch_helper(call, helper.pidfd);
 	call_block(call);
 	r = mount_helper_resolved(&helper);
 	if ((unblocked = call_unblock(call)) < 0)
@@ -220,6 +221,7 @@ static int do_mount(struct call *call, const char *target, const char *source, c
 	if ((unblocked = call_unblock(call)) < 0)
 		r = unblocked;
 out:
+	call_watch_helper(call, -1);
 	mount_helper_release(&helper);
 	return r;
 }

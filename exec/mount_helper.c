@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -164,11 +165,28 @@ static int become_caller(struct helper_plan *plan)
 	return caps_set(caller->cap_eff, caller->cap_prm, caller->cap_inh);
 }
 
+/*
+ * Dies with its parent: the supervisor kills the helper it waits on when the
+ * call is given up, and the one in the caller's pid namespace must follow.
+ * Set again once the ids changed, which clear it.
+ */
+static void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+}
+
 static void __attribute__((noreturn)) helper_main(struct helper_plan *plan)
 {
+	/* 0 when the parent lies outside our pid namespace: what matters is that it stays. */
+	pid_t parent = getppid();
 	int r, target, tree;
 
-	if ((r = become_caller(plan)) < 0) {
+	die_with_parent(parent);
+	r = become_caller(plan);
+	die_with_parent(parent);
+	if (r < 0) {
 		send_int(plan->sock, -r);
 		_exit(0);
 	}
@@ -213,6 +231,7 @@ int mount_helper_start(const struct caller *caller, const char *target, struct m
 	int socks[2], r = 0;
 
 	helper->pid = -1;
+	helper->pidfd = -1;
 	helper->sock = -1;
 	if ((self_pid = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
@@ -236,6 +255,9 @@ int mount_helper_start(const struct caller *caller, const char *target, struct m
 		helper_start(&plan);
 	if (helper->pid < 0)
 		r = -errno;
+	/* Reaped by the kernel (SIGCHLD ignored): only a pidfd names it safely. */
+	else
+		helper->pidfd = syscall(SYS_pidfd_open, helper->pid, 0);
 	close(socks[1]);
 	if (r < 0)
 		close(socks[0]);
@@ -270,5 +292,7 @@ void mount_helper_release(struct mount_helper *helper)
 {
 	if (helper->sock >= 0)
 		close(helper->sock);
-	helper->sock = -1;
+	if (helper->pidfd >= 0)
+		close(helper->pidfd);
+	helper->sock = helper->pidfd = -1;
 }

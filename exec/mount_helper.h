@@ -13,6 +13,7 @@
 
 struct mount_helper {
 	pid_t pid;
+	int pidfd; /* to kill it if its call is given up: a stopped helper must not hold a worker */
 	int sock;
 };
 
@@ -23,7 +24,7 @@ int mount_helper_start(const struct caller *caller, const char *target,
 int mount_helper_resolved(struct mount_helper *helper);
 /* Attaches the detached mount @tree at the target: 0 or move_mount()'s -errno. */
 int mount_helper_attach(struct mount_helper *helper, int tree);
-/* Lets the helper go (it leaves on its own once its socket is closed). */
+/* Lets the helper go (it leaves on its own once its socket is closed, or dies with its parent). */
 void mount_helper_release(struct mount_helper *helper);
 
 #endif

@@ -37,6 +37,7 @@ struct worker {
 	pthread_t thread;
 	pthread_cond_t wake;
 	bool reserved, has_call; /* under pool.lock */
+	int helper_pidfd;	 /* under pool.lock */
 	_Atomic int state;
 	_Atomic long long blocked_since_ms;
 	_Atomic int giveup;
@@ -111,6 +112,14 @@ int call_unblock(struct call *call)
 void call_set_giveup(struct call *call, int error)
 {
 	atomic_store(&call->worker->giveup, error);
+}
+
+void call_watch_helper(struct call *call, int pidfd)
+{
+	/* Under the lock: the watchdog must never signal a number closed and reused meanwhile. */
+	pthread_mutex_lock(&pool.lock);
+	call->worker->helper_pidfd = pidfd;
+	pthread_mutex_unlock(&pool.lock);
 }
 
 /* Ends a call_block() section begun before @result was had. */
@@ -202,6 +211,7 @@ static struct worker *spawn_worker(struct supervisor *sup)
 		return NULL;
 	worker->call.sup = sup;
 	worker->call.worker = worker;
+	worker->helper_pidfd = -1;
 	pthread_cond_init(&worker->wake, NULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
@@ -240,6 +250,9 @@ static void watch_workers(struct supervisor *sup)
 			worker->call.req.data.nr, worker->call.req.pid, pool.nr_stuck,
 			pool.total_stuck);
 		reply(sup->listener, worker->call.req.id, atomic_load(&worker->giveup));
+		/* A helper stopped by its caller (SIGSTOP) would hold the worker: it goes. */
+		if (worker->helper_pidfd >= 0)
+			syscall(SYS_pidfd_send_signal, worker->helper_pidfd, SIGKILL, NULL, 0);
 	}
 	pthread_mutex_unlock(&pool.lock);
 }

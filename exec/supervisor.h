@@ -52,6 +52,8 @@ void call_block(struct call *call);
 int call_unblock(struct call *call);
 /* The answer if the call is given up: 0 lets the kernel run it, -errno fails it. */
 void call_set_giveup(struct call *call, int error);
+/* A helper process (pidfd) killed if the call is given up; -1 when there is none any more. */
+void call_watch_helper(struct call *call, int pidfd);
 
 /* The caller's memory, read or written inside call_block()/call_unblock(): -ECANCELED if given up.
  */

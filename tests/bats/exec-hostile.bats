@@ -159,6 +159,24 @@ mount(\"/proc/self/fd/987\", b\"pids\")
 	[ "${lines[6]}" = 2 ]
 }
 
+@test "/proc/self/fd/N in a pid namespace of the caller's own, with its own /proc, is still its descriptor" {
+	# The helper joins the caller's pid namespace: /proc/self in the caller's
+	# procfs names the helper itself, holding the caller's descriptor N.
+	local dir=$SCRATCH/root/sub
+	run in_exec "unshare -p -f -m --mount-proc python3 -c '
+import ctypes, errno, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open(\"$dir\", os.O_PATH | os.O_CLOEXEC)
+r = libc.mount(b\"cgroup\", (\"/proc/self/fd/%d\" % fd).encode(), b\"cgroup\", 0, b\"pids\")
+print(\"ok\" if r == 0 else errno.errorcode[ctypes.get_errno()], os.getpid())
+print(os.path.exists(\"$dir/tasks\"))
+'"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "ok 1" ]
+	[ "${lines[1]}" = True ]
+}
+
 @test "a relative target is looked up from the caller's cwd" {
 	run in_exec "cd $SCRATCH/root && python3 $SCRATCH/mnt.py cgroup sub cgroup pids &&
 		cd sub && python3 $SCRATCH/mnt.py cgroup ../nowhere cgroup pids &&
@@ -222,6 +240,20 @@ ctypes.CDLL(None).open(path, 0)
 	echo "$output"
 	[ "${lines[0]}" = cgroupfs ]
 	[ "${lines[1]}" = "13:name=systemd:/" ]
+}
+
+@test "a mount whose target's lookup waits forever fails alone with EFAULT, and mounts nothing" {
+	start_stuck_fuse
+	run -0 in_exec "python3 $SCRATCH/mnt.py cgroup $SCRATCH/fuse/stuck cgroup freezer &
+		mounter=\$!
+		until grep -q 'LOOKUP stuck' $SCRATCH/events; do sleep 0.1; done
+		timeout 120 head -n1 /proc/self/cgroup
+		wait \$mounter
+		$(cgroup_mounts_under "$SCRATCH")"
+	echo "$output"
+	[ "${lines[0]}" = "13:name=systemd:/" ]
+	[ "${lines[1]}" = EFAULT ]
+	[ "${lines[2]}" = 0 ]
 }
 
 @test "a statfs through a directory the caller may not search is the kernel's EACCES" {
