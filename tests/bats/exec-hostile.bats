@@ -188,6 +188,17 @@ ENOENT
 1" ]
 }
 
+@test "a chrooted caller's target is looked up from its root" {
+	mkdir -p "$SCRATCH/jail/bin" "$SCRATCH/jail/t" "$SCRATCH/t"
+	cp /bin/busybox "$SCRATCH/jail/bin/"
+	run in_exec "chroot $SCRATCH/jail /bin/busybox mount -t cgroup -o freezer x /t &&
+		ls $SCRATCH/jail/t | grep -cx tasks; ls $SCRATCH/t | wc -l"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "1
+0" ]
+}
+
 # Starts stuck_fuse.py at $SCRATCH/fuse; its unanswered requests go to $SCRATCH/events.
 start_stuck_fuse() {
 	mkdir "$SCRATCH/fuse"
