@@ -23,7 +23,7 @@ struct helper_plan {
 	const char *target;
 	int sock;
 	bool join_pid, join_user;
-	int fd_numbers[PATH_MAX_FD_REFS]; /* the caller's numbers... */
+	int fd_numbers[PATH_MAX_FD_REFS]; /* the caller's numbers it has a descriptor at... */
 	int fd_copies[PATH_MAX_FD_REFS];  /* ...and our copies of those descriptors */
 	unsigned int nr_fds;
 };
@@ -109,16 +109,12 @@ static int lay_out_fds(struct helper_plan *plan, int *mnt, int *user, int *root,
 		keep[nr++] = *own[i];
 	}
 	for (unsigned int i = 0; i < plan->nr_fds; i++) {
-		if (plan->fd_copies[i] < 0)
-			continue;
 		if ((r = lift_fd(&plan->fd_copies[i], floor)) < 0)
 			return r;
 		keep[nr++] = plan->fd_copies[i];
 	}
 	close_all_but(keep, nr);
 	for (unsigned int i = 0; i < plan->nr_fds; i++) {
-		if (plan->fd_copies[i] < 0)
-			continue;
 		if (dup2(plan->fd_copies[i], plan->fd_numbers[i]) < 0)
 			return -errno;
 		close(plan->fd_copies[i]);
@@ -228,7 +224,8 @@ int mount_helper_start(const struct caller *caller, const char *target, struct m
 {
 	struct helper_plan plan = {.caller = caller, .target = target};
 	_cleanup_close_ int self_pid = -1, pidfd = -1;
-	int socks[2], r = 0;
+	int socks[2], numbers[PATH_MAX_FD_REFS], r = 0;
+	unsigned int nr_refs;
 
 	helper->pid = -1;
 	helper->pidfd = -1;
@@ -238,12 +235,17 @@ int mount_helper_start(const struct caller *caller, const char *target, struct m
 	plan.join_pid = !ns_same(caller->ns_pid, self_pid);
 	plan.join_user = !ns_same(caller->ns_user, caller_self_ns_user());
 	/* The descriptors the target names, taken from the caller (PTRACE_MODE_ATTACH). */
-	plan.nr_fds = path_fd_refs(target, plan.fd_numbers, PATH_MAX_FD_REFS);
-	if (plan.nr_fds) {
-		if ((pidfd = syscall(SYS_pidfd_open, caller->tgid, 0)) < 0)
-			return -errno;
-		for (unsigned int i = 0; i < plan.nr_fds; i++)
-			plan.fd_copies[i] = syscall(SYS_pidfd_getfd, pidfd, plan.fd_numbers[i], 0);
+	nr_refs = path_fd_refs(target, numbers, PATH_MAX_FD_REFS);
+	if (nr_refs && (pidfd = syscall(SYS_pidfd_open, caller->tgid, 0)) < 0)
+		return -errno;
+	/* A number the caller has no descriptor at stays empty in the helper too. */
+	for (unsigned int i = 0; i < nr_refs; i++) {
+		int copy = syscall(SYS_pidfd_getfd, pidfd, numbers[i], 0);
+
+		if (copy < 0)
+			continue;
+		plan.fd_numbers[plan.nr_fds] = numbers[i];
+		plan.fd_copies[plan.nr_fds++] = copy;
 	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, socks) < 0) {
 		r = -errno;
@@ -265,8 +267,7 @@ int mount_helper_start(const struct caller *caller, const char *target, struct m
 		helper->sock = socks[0];
 out:
 	for (unsigned int i = 0; i < plan.nr_fds; i++)
-		if (plan.fd_copies[i] >= 0)
-			close(plan.fd_copies[i]);
+		close(plan.fd_copies[i]);
 	return r;
 }
 

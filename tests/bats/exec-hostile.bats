@@ -145,6 +145,7 @@ print(open(\"$dir/memory.limit_in_bytes\").read().strip())
 mount(\"/proc/thread-self/fd/%d\" % fd, b\"freezer\")
 print(os.path.exists(\"$dir/freezer.state\") or os.path.exists(\"$dir/tasks\"))
 mount(\"/proc/self/fd/987\", b\"pids\")
+mount(\"/proc/self/fd/2147483647/x\", b\"pids\")
 '
 		grep ' - cgroup ' /proc/self/mountinfo | cut -d' ' -f5 | grep -cx / || true
 		grep ' - cgroup ' /proc/self/mountinfo | cut -d' ' -f5 | grep -cx $dir"
@@ -154,9 +155,11 @@ mount(\"/proc/self/fd/987\", b\"pids\")
 	[ "${lines[1]}" = "$(cat "$MNT/memory/memory.limit_in_bytes")" ]
 	[ "${lines[2]}" = ok ]
 	[ "${lines[3]}" = True ]
+	# Numbers it has no descriptor at, however large: nothing there, as for it.
 	[ "${lines[4]}" = ENOENT ]
-	[ "${lines[5]}" = 0 ]
-	[ "${lines[6]}" = 2 ]
+	[ "${lines[5]}" = ENOENT ]
+	[ "${lines[6]}" = 0 ]
+	[ "${lines[7]}" = 2 ]
 }
 
 @test "/proc/self/fd/N in a pid namespace of the caller's own, with its own /proc, is still its descriptor" {
