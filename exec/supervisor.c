@@ -4,10 +4,10 @@
  * worker; it never touches a caller's memory or files. A worker that stays
  * blocked on a caller (a path in a page of a FUSE file whose daemon never
  * answers: an uninterruptible wait, which no signal ends) is given up: the
- * watchdog answers its call, counts the worker as stuck and another worker
- * takes its place. Threads are bounded: WORKERS_ACTIVE serving, at most
- * WORKERS_STUCK stuck; once every worker is stuck, calls are handed back to
- * the kernel unserved rather than left waiting.
+ * watchdog answers its call and counts the worker as stuck. Threads are
+ * bounded: WORKERS_ACTIVE running at once, WORKERS_MAX in all, the others
+ * blocked on callers or stuck; once every worker waits on a caller, calls
+ * are handed back to the kernel unserved rather than left waiting.
  */
 #include "supervisor.h"
 
@@ -24,8 +24,7 @@
 #include <time.h>
 
 #define WORKERS_ACTIVE 8
-#define WORKERS_STUCK  16
-#define WORKERS_MAX    (WORKERS_ACTIVE + WORKERS_STUCK)
+#define WORKERS_MAX    24
 #define WORKER_STACK   (512 * 1024)
 /* How long a call may stay blocked on its caller before it is given up. */
 #define BLOCKED_GIVEUP_MS 5000
@@ -50,7 +49,7 @@ static struct {
 	struct worker *workers[WORKERS_MAX];
 	unsigned int nr, nr_stuck;
 	unsigned long long total_stuck;
-	bool degraded_logged;
+	bool unserved_logged;
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static long long now_ms(void)
@@ -194,7 +193,6 @@ static void *worker_main(void *arg)
 		}
 		atomic_store(&worker->state, WORKER_IDLE);
 		worker->has_call = false;
-		worker->reserved = false;
 		pthread_cond_signal(&pool.idle);
 	}
 	return NULL;
@@ -258,9 +256,11 @@ static void watch_workers(struct supervisor *sup)
 }
 
 /*
- * An idle worker for the next call, started if none is and the bounds allow;
- * NULL when every worker there may be is stuck. Waits (watching) while all
- * are busy serving.
+ * An idle worker for the next call, or a new one while fewer than
+ * WORKERS_ACTIVE run and there are fewer than WORKERS_MAX: a worker blocked
+ * on its caller uses no CPU, and no other call may wait on it. NULL when
+ * every worker waits on a caller (or is stuck): the call then goes to the
+ * kernel unserved rather than wait. Waits while workers run.
  */
 static struct worker *reserve_worker(struct supervisor *sup)
 {
@@ -269,25 +269,32 @@ static struct worker *reserve_worker(struct supervisor *sup)
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
 		struct worker *worker = NULL;
+		unsigned int running = 0;
 
-		for (unsigned int i = 0; i < pool.nr && !worker; i++)
-			if (!pool.workers[i]->reserved &&
-			    atomic_load(&pool.workers[i]->state) == WORKER_IDLE)
-				worker = pool.workers[i];
-		if (!worker && pool.nr - pool.nr_stuck < WORKERS_ACTIVE && pool.nr < WORKERS_MAX)
+		for (unsigned int i = 0; i < pool.nr; i++) {
+			struct worker *candidate = pool.workers[i];
+			int state = atomic_load(&candidate->state);
+
+			if (!worker && !candidate->reserved && state == WORKER_IDLE)
+				worker = candidate;
+			if (candidate->reserved || state == WORKER_RUNNING)
+				running++;
+		}
+		if (!worker && running < WORKERS_ACTIVE && pool.nr < WORKERS_MAX)
 			worker = spawn_worker(sup);
 		if (worker) {
 			worker->reserved = true;
+			pool.unserved_logged = false;
 			pthread_mutex_unlock(&pool.lock);
 			return worker;
 		}
-		if (pool.nr_stuck == pool.nr) {
-			if (!pool.degraded_logged)
+		if (!running) {
+			if (!pool.unserved_logged)
 				cgx_log(CGX_LOG_ERR,
-					"all %u workers are stuck: calls go to the "
-					"kernel unserved",
-					pool.nr);
-			pool.degraded_logged = true;
+					"all %u workers wait on their callers (%u given up): calls "
+					"go to the kernel unserved",
+					pool.nr, pool.nr_stuck);
+			pool.unserved_logged = true;
 			pthread_mutex_unlock(&pool.lock);
 			return NULL;
 		}
@@ -311,6 +318,7 @@ static void hand_over(struct worker *worker, const struct seccomp_notif *req)
 	worker->call.req = *req;
 	atomic_store(&worker->giveup, 0);
 	atomic_store(&worker->state, WORKER_RUNNING);
+	worker->reserved = false;
 	worker->has_call = true;
 	pthread_cond_signal(&worker->wake);
 	pthread_mutex_unlock(&pool.lock);

@@ -243,6 +243,37 @@ ctypes.CDLL(None).open(path, 0)
 	grep -q 'call [0-9]* of pid [0-9]* blocked on its caller: given up (1 workers stuck, 1 so far)' "$log"
 }
 
+@test "stuck workers are capped: past 24 threads every call goes to the kernel, none waits" {
+	start_stuck_fuse
+	local out=$SCRATCH/out log=$SCRATCH/supervisor.log
+	# 30 openers of a path in the stalled page: a worker blocked on its caller
+	# is not running, so others start, up to 24; with all of them blocked the
+	# supervisor hands every call to the kernel at once rather than wait. Its
+	# thread count never passes 24 + 1, and each blocked call is given up.
+	CGX_EXEC_DEBUG=1 timeout -s KILL 300 "$CGX_EXEC" --mount "$MNT" -- bash -c "
+		openers=
+		for i in \$(seq 30); do python3 -c '
+import ctypes, mmap, os
+fd = os.open(\"$SCRATCH/fuse/f\", os.O_RDONLY)
+page = mmap.mmap(fd, 4096, mmap.MAP_PRIVATE, mmap.PROT_READ | mmap.PROT_WRITE)
+path = ctypes.c_void_p(ctypes.addressof(ctypes.c_char.from_buffer(page)))
+ctypes.CDLL(None).open(path, 0)
+' </dev/null >/dev/null 2>&1 & openers=\"\$openers \$!\"; done
+		for i in \$(seq 1200); do grep -q 'workers wait on their callers' $log && break; sleep 0.1; done
+		timeout 120 grep -c '^0::' /proc/self/cgroup
+		supervisor=\$(pgrep -P \$PPID -x cgx-exec)
+		grep Threads: /proc/\$supervisor/status
+		for i in \$(seq 600); do grep -q 'given up (24 workers' $log && break; sleep 0.1; done
+		kill -9 \$openers" >"$out" 2>"$log"
+	cat "$out"
+	grep -v 'blocked on its caller' "$log" || true
+	[ "$(cat "$out")" = "1
+Threads:	25" ]
+	grep -q 'all 24 workers wait on their callers ([0-9]* given up): calls go to the kernel unserved' "$log"
+	# Each is given up in time, and counted.
+	grep -q 'given up (24 workers stuck, 24 so far)' "$log"
+}
+
 @test "a statfs whose lookup waits forever on a FUSE daemon holds up its own call only" {
 	start_stuck_fuse
 	run -0 in_exec "stat -f $SCRATCH/fuse/stuck/x </dev/null >/dev/null 2>&1 &

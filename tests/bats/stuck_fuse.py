@@ -19,6 +19,7 @@ import sys
 LOOKUP, FORGET, GETATTR, OPEN, READ, STATFS, RELEASE = 1, 2, 3, 14, 15, 17, 18
 FLUSH, INIT, OPENDIR, RELEASEDIR, INTERRUPT, BATCH_FORGET = 25, 26, 27, 29, 36, 42
 ROOT, FILE = 1, 2
+FOPEN_KEEP_CACHE = 2
 IN_HEADER = struct.Struct("=IIQQIIIHH")
 
 
@@ -66,7 +67,8 @@ def main():
         elif opcode == GETATTR:
             reply(unique, struct.pack("=QII", 60, 0, 0) + attr(node))
         elif opcode in (OPEN, OPENDIR):
-            reply(unique, struct.pack("=QII", 0, 0, 0))
+            # FOPEN_KEEP_CACHE: another open must not wait on the page a READ holds.
+            reply(unique, struct.pack("=QII", 0, FOPEN_KEEP_CACHE, 0))
         elif opcode == READ:
             note("READ")
         elif opcode == STATFS:
