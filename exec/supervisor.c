@@ -94,8 +94,11 @@ bool notif_valid(struct call *call)
 
 void call_block(struct call *call)
 {
+	int expected = WORKER_RUNNING;
+
 	atomic_store(&call->worker->blocked_since_ms, now_ms());
-	atomic_store(&call->worker->state, WORKER_BLOCKED);
+	/* Never over a call the watchdog has given up: it would be answered twice. */
+	atomic_compare_exchange_strong(&call->worker->state, &expected, WORKER_BLOCKED);
 }
 
 int call_unblock(struct call *call)
