@@ -5,75 +5,21 @@
  * at DIR in the caller's mount namespace. Other file systems, remounts and
  * binds are the kernel's; fsopen("cgroup") is refused so that mount(2) is used.
  */
+#include "caller.h"
+#include "decode.h"
+#include "mount_helper.h"
 #include "supervisor.h"
-#include "target.h"
 #include "util.h"
 
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 /* Mount(2) flags that make the call something other than a new mount. */
 #define NOT_A_NEW_MOUNT                                                                            \
 	(MS_REMOUNT | MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
-
-struct cgroup_request {
-	unsigned int controllers;
-	char name[64];
-	bool none;
-};
-
-/* cgroup1_parse_param(): controllers, none, name=, all, and flags cgx does not carry. */
-static int parse_options(const char *data, struct cgroup_request *want)
-{
-	const char *word = data;
-	bool all = false;
-
-	memset(want, 0, sizeof(*want));
-	while (*word) {
-		size_t len = strcspn(word, ",");
-		int index;
-
-		if (len == 0) {
-			/* empty option: ignored, as the kernel's parser skips it */
-		} else if (len == 4 && !strncmp(word, "none", 4)) {
-			want->none = true;
-		} else if (len == 3 && !strncmp(word, "all", 3)) {
-			all = true;
-		} else if (len > 5 && !strncmp(word, "name=", 5)) {
-			if (want->name[0] || len - 5 >= sizeof(want->name))
-				return -EINVAL;
-			snprintf(want->name, sizeof(want->name), "%.*s", (int)(len - 5), word + 5);
-			if (want->name[strspn(want->name,
-					      "abcdefghijklmnopqrstuvwxyz"
-					      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")])
-				return -EINVAL;
-		} else if ((index = hier_controller_index(word, len)) >= 0) {
-			want->controllers |= 1u << index;
-		} else if (!((len == 8 && !strncmp(word, "noprefix", 8)) ||
-			     (len == 5 && !strncmp(word, "xattr", 5)) ||
-			     (len == 14 && !strncmp(word, "clone_children", 14)) ||
-			     (len == 14 && !strncmp(word, "cpuset_v2_mode", 14)) ||
-			     (len == 13 && !strncmp(word, "favordynmods", 13)) ||
-			     (len == 15 && !strncmp(word, "nofavordynmods", 15)) ||
-			     (len > 14 && !strncmp(word, "release_agent=", 14)))) {
-			return -EINVAL;
-		}
-		word += len + (word[len] == ',');
-	}
-	/* cgroup1_validate(): all or nothing named means every controller. */
-	if (all || (!want->controllers && !want->none && !want->name[0]))
-		want->controllers = (1u << VIEW_NR_CONTROLLERS) - 1;
-	if (want->none && want->controllers && !all)
-		return -EINVAL;
-	if (!want->controllers && !want->name[0])
-		return -EINVAL;
-	return 0;
-}
 
 /* cgroup1_root_to_use(): an existing hierarchy, -EBUSY, or NULL to make one. */
 static int find_hierarchy(struct view *view, const struct cgroup_request *want,
@@ -149,116 +95,171 @@ static void mount_attr_of(unsigned long flags, struct mount_attr *attr)
 		attr->attr_set |= MOUNT_ATTR_RELATIME;
 }
 
-/*
- * Attaches @tree at @target as the caller would name it: a helper joins the
- * caller's mount namespace, root and cwd (setns() needs a single-threaded
- * process, and the supervisor keeps its own).
- */
-static int attach_in_target(int tree, int ns, int root, int cwd, const char *target)
-{
-	int status;
-	pid_t helper = fork();
-
-	if (helper < 0)
-		return -errno;
-	if (helper == 0) {
-		if (setns(ns, CLONE_NEWNS) < 0 || fchdir(root) < 0 || chroot(".") < 0 ||
-		    fchdir(cwd) < 0 ||
-		    move_mount(tree, "", AT_FDCWD, target,
-			       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_SYMLINKS) < 0)
-			_exit(errno & 0xff);
-		_exit(0);
-	}
-	while (waitpid(helper, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (!WIFEXITED(status))
-		return -EIO;
-	return -WEXITSTATUS(status);
-}
-
-static int open_proc(pid_t tid, const char *what, int flags)
-{
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", tid, what);
-	fd = open(path, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /* Shown back as the mount's source in the mount table, as the kernel keeps fc->source. */
-static int remember_source(struct view *view, int tree, const char *source)
+static int remember_source(struct supervisor *sup, int tree, const char *source)
 {
 	struct statx stx;
 
 	if (statx(tree, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0)
 		return -errno;
-	if (stx.stx_mask & STATX_MNT_ID)
-		view_set_source(view, stx.stx_mnt_id, source);
+	if (stx.stx_mask & STATX_MNT_ID) {
+		pthread_mutex_lock(&sup->view_lock);
+		view_set_source(&sup->view, stx.stx_mnt_id, source);
+		pthread_mutex_unlock(&sup->view_lock);
+	}
 	return 0;
 }
 
-static int do_mount(struct supervisor *sup, const struct seccomp_notif *req, const char *target,
-		    const char *source, const char *data)
+/*
+ * cgroup1_get_tree() and what the VFS asks before it, in the kernel's order,
+ * the view locked while a hierarchy is found or made. Returns the tree to
+ * attach, or -errno.
+ */
+static int hierarchy_tree(struct supervisor *sup, const struct caller *caller, const char *data,
+			  const char *source)
 {
-	_cleanup_close_ int ns = -1, root = -1, cwd = -1, tree = -1;
+	_cleanup_close_ int mnt_owner = -1, cgroup_owner = -1, tree = -1;
 	struct cgroup_request want;
 	struct view_hier *hier;
-	struct mount_attr attr;
+	char dir[sizeof(hier->dir)];
 	int r;
 
-	if ((ns = open_proc(req->pid, "ns/mnt", O_RDONLY)) < 0 ||
-	    (root = open_proc(req->pid, "root", O_PATH | O_DIRECTORY)) < 0 ||
-	    (cwd = open_proc(req->pid, "cwd", O_PATH | O_DIRECTORY)) < 0)
-		return ns < 0 ? ns : root < 0 ? root : cwd;
-	/* The strings and the namespace must be the caller's, not a reused pid's. */
-	if (!notif_valid(sup, req->id))
-		return -ENOENT;
-	if ((r = target_has_cap_sys_admin(req->pid)) <= 0)
+	/* path_mount(): may_mount(), CAP_SYS_ADMIN over the caller's mount namespace. */
+	if ((mnt_owner = ns_owner(caller->ns_mnt)) < 0)
+		return mnt_owner;
+	if ((r = caller_ns_capable(caller, mnt_owner)) <= 0)
 		return r < 0 ? r : -EPERM;
-	if ((r = parse_options(data, &want)) < 0)
+	if ((r = cgroup_options_parse(data, &want)) < 0)
 		return r;
+	/* fc->user_ns is the cgroup namespace's owner: cgroup_init_fs_context(). */
+	if ((cgroup_owner = ns_owner(caller->ns_cgroup)) < 0)
+		return cgroup_owner;
+	/* "Setting release_agent not allowed": it runs with every capability. */
+	if (want.release_agent && (!ns_same(cgroup_owner, caller_self_ns_user()) ||
+				   caller_ns_capable(caller, caller_self_ns_user()) != 1))
+		return -EINVAL;
+	/* mount_capable() (FS_USERNS_MOUNT) and cgroup1_get_tree(). */
+	if ((r = caller_ns_capable(caller, cgroup_owner)) <= 0)
+		return r < 0 ? r : -EPERM;
+	if ((r = cgroup_options_validate(&want)) < 0)
+		return r;
+
+	pthread_mutex_lock(&sup->view_lock);
 	if ((r = view_reload(&sup->view)) < 0 || (r = find_hierarchy(&sup->view, &want, &hier)) < 0)
+		goto unlock;
+	if (!hier) {
+		/* "No subsys list or none specified": a name alone finds, never makes. */
+		r = -EINVAL;
+		if (!want.controllers && !want.none)
+			goto unlock;
+		/*
+		 * Hierarchies are made in the initial cgroup namespace only, by
+		 * CAP_SYS_ADMIN in the initial user namespace: a new name in the
+		 * view is seen by every session.
+		 */
+		r = -EPERM;
+		if (!ns_same(caller->ns_cgroup, caller_self_ns_cgroup()) ||
+		    caller_ns_capable(caller, caller_self_ns_user()) != 1)
+			goto unlock;
+		if ((r = make_hierarchy(&sup->view, &want, &hier)) < 0)
+			goto unlock;
+	}
+	snprintf(dir, sizeof(dir), "%s", hier->dir);
+	r = 0;
+unlock:
+	pthread_mutex_unlock(&sup->view_lock);
+	if (r < 0)
 		return r;
-	if (!hier && (r = make_hierarchy(&sup->view, &want, &hier)) < 0)
-		return r;
-	tree = open_tree(sup->view.fd, hier->dir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (tree < 0)
+	/*
+	 * Cloned by the supervisor, attached by the helper: the bind is the
+	 * view's, the place and the right to mount there the caller's.
+	 */
+	if ((tree = open_tree(sup->view.fd, dir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC)) < 0)
 		return -errno;
-	mount_attr_of(req->data.args[3], &attr);
-	if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-		return -errno;
-	if ((r = remember_source(&sup->view, tree, source)) < 0)
+	if ((r = remember_source(sup, tree, source)) < 0)
 		return r;
-	return attach_in_target(tree, ns, root, cwd, target);
+	return steal_fd(tree);
 }
 
-int handle_mount(struct supervisor *sup, const struct seccomp_notif *req)
+static int do_mount(struct call *call, const char *target, const char *source, const char *data)
 {
+	_cleanup_(caller_close) struct caller caller;
+	_cleanup_close_ int tree = -1;
+	struct mount_helper helper = {.pid = -1, .pidfd = -1, .sock = -1};
+	struct mount_attr attr;
+	int r, unblocked;
+
+	if ((r = caller_open(call->req.pid, &caller)) < 0)
+		return r;
+	/* The ids, namespaces, root and cwd must be the caller's, not a reused pid's. */
+	if (!notif_valid(call))
+		return -ENOENT;
+	/* do_mount() looks the target up before anything else, with the caller's rights. */
+	if ((r = mount_helper_start(&caller, target, &helper)) < 0)
+		return r;
+	call_watch_helper(call, helper.pidfd);
+	call_block(call);
+	r = mount_helper_resolved(&helper);
+	if ((unblocked = call_unblock(call)) < 0)
+		r = unblocked;
+	if (r < 0)
+		goto out;
+	if ((r = tree = hierarchy_tree(call->sup, &caller, data, source)) < 0)
+		goto out;
+	mount_attr_of(call->req.data.args[3], &attr);
+	if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	/* Interrupted meanwhile, the call would be made again: it must not mount twice. */
+	if (!notif_valid(call)) {
+		r = -ENOENT;
+		goto out;
+	}
+	call_block(call);
+	r = mount_helper_attach(&helper, tree);
+	if ((unblocked = call_unblock(call)) < 0)
+		r = unblocked;
+out:
+	call_watch_helper(call, -1);
+	mount_helper_release(&helper);
+	return r;
+}
+
+int handle_mount(struct call *call)
+{
+	const struct seccomp_notif *req = &call->req;
 	char fstype[64], target[PATH_MAX], source[64] = "none", data[4096] = "";
 	int r;
 
-	if (!req->data.args[2] || req->data.args[3] & NOT_A_NEW_MOUNT ||
-	    target_read_string(req->pid, req->data.args[2], fstype, sizeof(fstype)) < 0 ||
-	    strcmp(fstype, "cgroup"))
-		return notif_continue(sup, req->id);
+	if (!req->data.args[2] || req->data.args[3] & NOT_A_NEW_MOUNT)
+		return notif_continue(call);
+	if ((r = call_read_string(call, req->data.args[2], fstype, sizeof(fstype))) == -ECANCELED)
+		return r;
+	if (r < 0 || strcmp(fstype, "cgroup"))
+		return notif_continue(call);
+	/* Ours from here: given up, it fails as a fault would, and is never a real v1 mount. */
+	call_set_giveup(call, -EFAULT);
 	/* A source longer than cgx-exec keeps is cut, not refused: it is only shown. */
-	r = req->data.args[0]
-		    ? target_read_string(req->pid, req->data.args[0], source, sizeof(source))
-		    : 0;
+	r = req->data.args[0] ? call_read_string(call, req->data.args[0], source, sizeof(source))
+			      : 0;
 	if (r == -ENAMETOOLONG)
 		source[sizeof(source) - 1] = '\0';
 	else if (r < 0)
-		return notif_return(sup, req->id, -1, -EFAULT);
-	if ((r = target_read_string(req->pid, req->data.args[1], target, sizeof(target))) < 0 ||
+		return r == -ECANCELED ? r : notif_return(call, -1, -EFAULT);
+	if ((r = call_read_string(call, req->data.args[1], target, sizeof(target))) < 0 ||
 	    (req->data.args[4] &&
-	     (r = target_read_string(req->pid, req->data.args[4], data, sizeof(data))) < 0))
-		return notif_return(sup, req->id, -1, r == -ENAMETOOLONG ? r : -EFAULT);
-	r = do_mount(sup, req, target, source, data);
-	if (r == -ENOENT && !notif_valid(sup, req->id))
+	     (r = call_read_string(call, req->data.args[4], data, sizeof(data))) < 0)) {
+		if (r == -ECANCELED)
+			return r;
+		return notif_return(call, -1, r == -ENAMETOOLONG ? r : -EFAULT);
+	}
+	r = do_mount(call, target, source, data);
+	if (r == -ECANCELED)
 		return r;
-	return notif_return(sup, req->id, r < 0 ? -1 : 0, r < 0 ? r : 0);
+	if ((r == -ENOENT || r == -ESRCH) && !notif_valid(call))
+		return -ENOENT;
+	return notif_return(call, r < 0 ? -1 : 0, r < 0 ? r : 0);
 }
 
 /*
@@ -266,14 +267,16 @@ int handle_mount(struct supervisor *sup, const struct seccomp_notif *req)
  * is answered ENOSYS, as a kernel without it would: libmount (util-linux
  * 2.39 and later) then falls back to mount(2), which is served above.
  */
-int handle_fsopen(struct supervisor *sup, const struct seccomp_notif *req)
+int handle_fsopen(struct call *call)
 {
 	char fsname[64];
+	int r = call_read_string(call, call->req.data.args[0], fsname, sizeof(fsname));
 
-	if (target_read_string(req->pid, req->data.args[0], fsname, sizeof(fsname)) < 0 ||
-	    strcmp(fsname, "cgroup"))
-		return notif_continue(sup, req->id);
-	if (!notif_valid(sup, req->id))
+	if (r == -ECANCELED)
+		return r;
+	if (r < 0 || strcmp(fsname, "cgroup"))
+		return notif_continue(call);
+	if (!notif_valid(call))
 		return -ENOENT;
-	return notif_return(sup, req->id, -1, -ENOSYS);
+	return notif_return(call, -1, -ENOSYS);
 }

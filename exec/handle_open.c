@@ -4,6 +4,7 @@
  * a read-only memfd holding what a v1 host would print, put in the caller's
  * fd table with SECCOMP_IOCTL_NOTIF_ADDFD.
  */
+#include "caller.h"
 #include "proc_files.h"
 #include "supervisor.h"
 #include "target.h"
@@ -11,11 +12,11 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 
 struct open_call {
 	int dirfd;
@@ -23,33 +24,67 @@ struct open_call {
 	uint64_t flags;
 };
 
-static int decode(pid_t tid, const struct seccomp_notif *req, struct open_call *call)
+static int decode(struct call *call, struct open_call *open_call)
 {
+	const struct seccomp_notif *req = &call->req;
+
 	switch (req->data.nr) {
 #ifdef __NR_open
 	case __NR_open:
-		*call = (struct open_call){AT_FDCWD, req->data.args[0], req->data.args[1]};
+		*open_call = (struct open_call){AT_FDCWD, req->data.args[0], req->data.args[1]};
 		return 0;
 #endif
 	case __NR_openat:
-		*call = (struct open_call){(int)req->data.args[0], req->data.args[1],
-					   req->data.args[2]};
+		*open_call = (struct open_call){(int)req->data.args[0], req->data.args[1],
+						req->data.args[2]};
 		return 0;
 	case __NR_openat2: {
 		struct open_how how;
-		struct iovec local = {.iov_base = &how, .iov_len = sizeof(how)};
-		struct iovec remote = {.iov_base = (void *)(uintptr_t)req->data.args[2],
-				       .iov_len = sizeof(how)};
+		int r;
 
-		if (req->data.args[3] < sizeof(how) ||
-		    process_vm_readv(tid, &local, 1, &remote, 1, 0) != sizeof(how))
+		if (req->data.args[3] < sizeof(how))
 			return -EFAULT;
-		*call = (struct open_call){(int)req->data.args[0], req->data.args[1], how.flags};
+		if ((r = call_read(call, req->data.args[2], &how, sizeof(how))) < 0)
+			return r;
+		*open_call =
+			(struct open_call){(int)req->data.args[0], req->data.args[1], how.flags};
 		return 0;
 	}
 	default:
 		return -ENOSYS;
 	}
+}
+
+/*
+ * Another process's file is answered only if the caller may open it: the
+ * kernel's own open, as the caller (its root, cwd, dirfd, ids), decides,
+ * so that hidepid=, a pid its namespace lacks and the permissions of the
+ * path are the kernel's. 0 when it may.
+ */
+static int caller_may_open(struct call *call, const struct open_call *open_call, const char *path)
+{
+	_cleanup_(caller_close) struct caller caller;
+	_cleanup_close_ int dirfd = -1, pidfd = -1, fd = -1;
+	int r, unblocked;
+
+	if ((r = caller_open(call->req.pid, &caller)) < 0)
+		return r;
+	if (path[0] != '/' && open_call->dirfd != AT_FDCWD) {
+		if ((pidfd = syscall(SYS_pidfd_open, caller.tgid, 0)) < 0 ||
+		    (dirfd = syscall(SYS_pidfd_getfd, pidfd, open_call->dirfd, 0)) < 0)
+			return -errno;
+	}
+	if ((r = caller_impersonate(&caller)) == 0) {
+		call_block(call);
+		fd = openat(dirfd >= 0 ? dirfd : AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+		r = fd < 0 ? -errno : 0;
+		if ((unblocked = call_unblock(call)) < 0)
+			r = unblocked;
+	}
+	/* The worker cannot go on as anyone but itself. */
+	if (caller_revert() < 0)
+		abort();
+	return r;
 }
 
 /* The content as a file open read-only, at offset 0, as a fresh open of /proc would be. */
@@ -77,47 +112,54 @@ static int content_fd(const char *name, const struct strbuf *content)
 	return fd < 0 ? -errno : fd;
 }
 
-int handle_open(struct supervisor *sup, const struct seccomp_notif *req)
+int handle_open(struct call *call)
 {
 	_cleanup_strbuf_ struct strbuf content = STRBUF_INIT;
 	_cleanup_close_ int fd = -1;
 	struct seccomp_notif_addfd addfd;
-	struct open_call call;
+	struct open_call open_call;
 	char path[PATH_MAX], absolute[PATH_MAX];
 	enum proc_file file;
 	pid_t tgid, subject = 0;
 	int r;
 
-	if (decode(req->pid, req, &call) < 0 ||
-	    call.flags & (O_ACCMODE | O_PATH | O_DIRECTORY | O_CREAT | O_TRUNC))
-		return notif_continue(sup, req->id);
-	if (target_read_string(req->pid, call.path, path, sizeof(path)) < 0 ||
-	    target_absolute_path(req->pid, call.dirfd, path, absolute, sizeof(absolute)) < 0 ||
-	    strncmp(absolute, "/proc/", 6) || (tgid = target_tgid(req->pid)) < 0)
-		return notif_continue(sup, req->id);
-	file = proc_file_classify(absolute, tgid, req->pid, &subject);
+	if ((r = decode(call, &open_call)) == -ECANCELED)
+		return r;
+	if (r < 0 || open_call.flags & (O_ACCMODE | O_PATH | O_DIRECTORY | O_CREAT | O_TRUNC))
+		return notif_continue(call);
+	if ((r = call_read_string(call, open_call.path, path, sizeof(path))) == -ECANCELED)
+		return r;
+	if (r < 0 ||
+	    target_absolute_path(call->req.pid, open_call.dirfd, path, absolute, sizeof(absolute)) <
+		    0 ||
+	    strncmp(absolute, "/proc/", 6) || (tgid = target_tgid(call->req.pid)) < 0)
+		return notif_continue(call);
+	file = proc_file_classify(absolute, tgid, &subject);
 	if (file == PROC_OTHER)
-		return notif_continue(sup, req->id);
+		return notif_continue(call);
+	if (subject != tgid && file != PROC_CGROUPS &&
+	    (r = caller_may_open(call, &open_call, path)) < 0)
+		return r == -ECANCELED ? r : notif_continue(call);
 	/* The pid and the path were read from a process that may be gone and its pid reused. */
-	if (!notif_valid(sup, req->id))
+	if (!notif_valid(call))
 		return -ENOENT;
-	if ((r = proc_file_content(sup, file, subject, &content)) < 0)
-		return notif_continue(sup, req->id); /* no such pid: the kernel's own error */
+	if ((r = proc_file_content(call->sup, file, subject, &content)) < 0)
+		return notif_continue(call); /* no such pid: the kernel's own error */
 	if ((fd = content_fd(proc_file_name(file), &content)) < 0)
-		return notif_return(sup, req->id, -1, fd);
+		return notif_return(call, -1, fd);
 
 	addfd = (struct seccomp_notif_addfd){
-		.id = req->id,
+		.id = call->req.id,
 		.flags = SECCOMP_ADDFD_FLAG_SEND,
 		.srcfd = fd,
-		.newfd_flags = call.flags & O_CLOEXEC,
+		.newfd_flags = open_call.flags & O_CLOEXEC,
 	};
-	if (ioctl(sup->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0) {
+	if (ioctl(call->sup->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0) {
 		r = -errno;
 		if (r == -ENOENT)
 			return r;
 		/* EMFILE and the like: the caller's open fails as it would have. */
-		return notif_return(sup, req->id, -1, r);
+		return notif_return(call, -1, r);
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
  * seccomp filter; a supervisor answers what the filter sends, and stays
  * while any process under the filter lives, after the command itself ended.
  */
+#include "fdpass.h"
 #include "filter.h"
 #include "ns.h"
 #include "supervisor.h"
@@ -32,49 +33,6 @@ static void usage(FILE *out)
 		     "(default " DEFAULT_MOUNT ").\n");
 }
 
-static int send_fd(int sock, int fd)
-{
-	char control[CMSG_SPACE(sizeof(int))] = {0};
-	char byte = 0;
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	struct msghdr msg = {.msg_iov = &iov,
-			     .msg_iovlen = 1,
-			     .msg_control = control,
-			     .msg_controllen = sizeof(control)};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) < 0 ? -errno : 0;
-}
-
-/* The listener from the child; -EPIPE when it failed before sending one. */
-static int receive_fd(int sock)
-{
-	char control[CMSG_SPACE(sizeof(int))] = {0};
-	char byte;
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	struct msghdr msg = {.msg_iov = &iov,
-			     .msg_iovlen = 1,
-			     .msg_control = control,
-			     .msg_controllen = sizeof(control)};
-	struct cmsghdr *cmsg;
-	ssize_t n;
-	int fd;
-
-	while ((n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
-		;
-	if (n <= 0)
-		return n < 0 ? -errno : -EPIPE;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-	return fd;
-}
-
 /* The child: the namespace, the filter, the listener to the parent, then the command. */
 static void run_command(const struct view *view, int sock, char **argv)
 {
@@ -84,7 +42,7 @@ static void run_command(const struct view *view, int sock, char **argv)
 		_exit(EXIT_SETUP_FAILED);
 	if ((listener = filter_install()) < 0)
 		_exit(EXIT_SETUP_FAILED);
-	if (send_fd(sock, listener) < 0) {
+	if (fd_send(sock, listener) < 0) {
 		cgx_log_errno(-errno, "cannot hand the listener over");
 		_exit(EXIT_SETUP_FAILED);
 	}
@@ -164,7 +122,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *mount_point = DEFAULT_MOUNT;
-	struct supervisor sup = {.listener = -1};
+	struct supervisor sup = {.listener = -1, .view_lock = PTHREAD_MUTEX_INITIALIZER};
 	int socks[2], opt, r;
 	pid_t pid;
 
@@ -207,7 +165,7 @@ int main(int argc, char **argv)
 		run_command(&sup.view, socks[1], argv + optind);
 	}
 	close(socks[1]);
-	sup.listener = receive_fd(socks[0]);
+	sup.listener = fd_receive(socks[0]);
 	close(socks[0]);
 	if (sup.listener >= 0) {
 		if ((r = start_supervisor(&sup)) < 0) {

@@ -4,11 +4,13 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 /* systemd's flags for the tmpfs of a v1 host (mount-setup.c): nosuid,nodev,noexec,mode=755. */
 #define ROOT_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC)
@@ -39,6 +41,66 @@ static int clear_cgroup_root(void)
 	return 0;
 }
 
+/* A mount point as mountinfo escapes it (show_mountinfo(): space, tab, newline, backslash). */
+static void unescape_octal(char *text)
+{
+	char *out = text;
+
+	for (char *in = text; *in; in++) {
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' && in[2] >= '0' && in[2] <= '7' &&
+		    in[3] >= '0' && in[3] <= '7') {
+			*out++ = (char)((in[1] - '0') << 6 | (in[2] - '0') << 3 | (in[3] - '0'));
+			in += 3;
+		} else {
+			*out++ = *in;
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * A v1 host has no cgroup2 mount: every one of this namespace goes, wherever
+ * it is (/run/cg2 on some hosts, a container manager's own), or libcgroup
+ * takes the host for a unified one and makes groups outside the view. The
+ * supervisor and cgxfs keep theirs, in the namespace cgx-exec left.
+ * Detached from the last line up: a mount listed later may sit on one
+ * listed before, and goes along with it.
+ */
+static int detach_cgroup2_mounts(void)
+{
+	_cleanup_strbuf_ struct strbuf table = STRBUF_INIT;
+	char *line, *end;
+	int r;
+
+	if ((r = read_file_at(AT_FDCWD, "/proc/self/mountinfo", &table)) < 0)
+		return cgx_log_errno(r, "cannot read the mount table");
+	for (end = table.buf + table.len; end > table.buf; end = line) {
+		char *separator, mount_point[PATH_MAX];
+		struct statfs sfs;
+
+		if (end[-1] == '\n')
+			end[-1] = '\0';
+		for (line = end - 1; line > table.buf && line[-1] != '\n'; line--)
+			;
+		/* "ID PARENT MAJ:MIN ROOT MOUNT_POINT ... - FSTYPE SOURCE OPTIONS" */
+		if (!(separator = strstr(line, " - ")) || strncmp(separator + 3, "cgroup2 ", 8) ||
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mount_point) != 1)
+			continue;
+		unescape_octal(mount_point);
+		/*
+		 * Only what the path reaches: a cgroup2 mount covered by another
+		 * is out of reach already, and the cover may be the view itself.
+		 */
+		if (statfs(mount_point, &sfs) < 0 || sfs.f_type != CGROUP2_SUPER_MAGIC)
+			continue;
+		/* EINVAL: gone already with the mount it sat on. */
+		if (umount2(mount_point, MNT_DETACH) < 0 && errno != EINVAL && errno != ENOENT)
+			return cgx_log_errno(-errno, "cannot detach the cgroup2 mount %s",
+					     mount_point);
+	}
+	return 0;
+}
+
 static int bind_hierarchy(const struct view *view, const struct view_hier *hier)
 {
 	char source[PATH_MAX + 128], target[PATH_MAX];
@@ -66,7 +128,7 @@ int ns_setup(const struct view *view)
 		return cgx_log_errno(-errno, "cannot unshare the mount namespace");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return cgx_log_errno(-errno, "cannot make the mounts private");
-	if ((r = clear_cgroup_root()) < 0)
+	if ((r = clear_cgroup_root()) < 0 || (r = detach_cgroup2_mounts()) < 0)
 		return r;
 	if (mount("tmpfs", CGROUP_ROOT, "tmpfs", ROOT_FLAGS, "mode=755") < 0)
 		return cgx_log_errno(-errno, "cannot mount a tmpfs at %s", CGROUP_ROOT);

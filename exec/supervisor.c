@@ -1,51 +1,337 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The main thread only receives notifications and hands each to an idle
+ * worker; it never touches a caller's memory or files. A worker that stays
+ * blocked on a caller (a path in a page of a FUSE file whose daemon never
+ * answers: an uninterruptible wait, which no signal ends) is given up: the
+ * watchdog answers its call and counts the worker as stuck. Threads are
+ * bounded: WORKERS_ACTIVE running at once, WORKERS_MAX in all, the others
+ * blocked on callers or stuck; once every worker waits on a caller, calls
+ * are handed back to the kernel unserved rather than left waiting.
+ */
 #include "supervisor.h"
 
+#include "caller.h"
+#include "target.h"
 #include "util.h"
 
 #include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 
-int notif_continue(struct supervisor *sup, uint64_t id)
+#define WORKERS_ACTIVE 8
+#define WORKERS_MAX    24
+#define WORKER_STACK   (512 * 1024)
+/* How long a call may stay blocked on its caller before it is given up. */
+#define BLOCKED_GIVEUP_MS 5000
+#define WATCH_INTERVAL_MS 250
+
+enum worker_state { WORKER_IDLE, WORKER_RUNNING, WORKER_BLOCKED, WORKER_ABANDONED };
+
+struct worker {
+	pthread_t thread;
+	pthread_cond_t wake;
+	bool reserved, has_call; /* under pool.lock */
+	int helper_pidfd;	 /* under pool.lock */
+	_Atomic int state;
+	_Atomic long long blocked_since_ms;
+	_Atomic int giveup;
+	struct call call;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t idle;
+	struct worker *workers[WORKERS_MAX];
+	unsigned int nr, nr_stuck;
+	unsigned long long total_stuck;
+	bool unserved_logged;
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static long long now_ms(void)
 {
-	struct seccomp_notif_resp resp = {.id = id, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
+	struct timespec ts;
 
-	return ioctl(sup->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 ? -errno : 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-int notif_return(struct supervisor *sup, uint64_t id, int64_t value, int error)
+static int send_response(int listener, struct seccomp_notif_resp *resp)
 {
-	struct seccomp_notif_resp resp = {.id = id, .val = value, .error = error};
-
-	return ioctl(sup->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 ? -errno : 0;
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp) < 0 ? -errno : 0;
 }
 
-bool notif_valid(struct supervisor *sup, uint64_t id)
+/* @error 0: the kernel runs the call; -errno: it fails with that. */
+static int reply(int listener, uint64_t id, int error)
 {
-	return ioctl(sup->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+	struct seccomp_notif_resp resp = {.id = id, .val = error ? -1 : 0, .error = error};
+
+	if (!error)
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	return send_response(listener, &resp);
 }
 
-static int dispatch(struct supervisor *sup, const struct seccomp_notif *req)
+int notif_continue(struct call *call)
 {
-	switch (req->data.nr) {
+	return reply(call->sup->listener, call->req.id, 0);
+}
+
+int notif_return(struct call *call, int64_t value, int error)
+{
+	struct seccomp_notif_resp resp = {.id = call->req.id, .val = value, .error = error};
+
+	return send_response(call->sup->listener, &resp);
+}
+
+bool notif_valid(struct call *call)
+{
+	return ioctl(call->sup->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &call->req.id) == 0;
+}
+
+void call_block(struct call *call)
+{
+	int expected = WORKER_RUNNING;
+
+	atomic_store(&call->worker->blocked_since_ms, now_ms());
+	/* Never over a call the watchdog has given up: it would be answered twice. */
+	atomic_compare_exchange_strong(&call->worker->state, &expected, WORKER_BLOCKED);
+}
+
+int call_unblock(struct call *call)
+{
+	int expected = WORKER_BLOCKED;
+
+	/* Lost to the watchdog: it has answered, and nothing more may be done for the caller. */
+	if (!atomic_compare_exchange_strong(&call->worker->state, &expected, WORKER_RUNNING))
+		return -ECANCELED;
+	return 0;
+}
+
+void call_set_giveup(struct call *call, int error)
+{
+	atomic_store(&call->worker->giveup, error);
+}
+
+void call_watch_helper(struct call *call, int pidfd)
+{
+	/* Under the lock: the watchdog must never signal a number closed and reused meanwhile. */
+	pthread_mutex_lock(&pool.lock);
+	call->worker->helper_pidfd = pidfd;
+	pthread_mutex_unlock(&pool.lock);
+}
+
+/* Ends a call_block() section begun before @result was had. */
+static int unblock_with(struct call *call, int result)
+{
+	int r = call_unblock(call);
+
+	return r < 0 ? r : result;
+}
+
+int call_read(struct call *call, uint64_t addr, void *buf, size_t len)
+{
+	call_block(call);
+	return unblock_with(call, target_read(call->req.pid, addr, buf, len));
+}
+
+int call_read_string(struct call *call, uint64_t addr, char *buf, size_t size)
+{
+	call_block(call);
+	return unblock_with(call, target_read_string(call->req.pid, addr, buf, size));
+}
+
+int call_write(struct call *call, uint64_t addr, const void *data, size_t len)
+{
+	call_block(call);
+	return unblock_with(call, target_write(call->req.pid, addr, data, len));
+}
+
+static int dispatch(struct call *call)
+{
+	switch (call->req.data.nr) {
 	case __NR_openat:
 	case __NR_openat2:
 #ifdef __NR_open
 	case __NR_open:
 #endif
-		return handle_open(sup, req);
+		return handle_open(call);
 	case __NR_statfs:
 	case __NR_fstatfs:
-		return handle_statfs(sup, req);
+		return handle_statfs(call);
 	case __NR_mount:
-		return handle_mount(sup, req);
+		return handle_mount(call);
 	case __NR_fsopen:
-		return handle_fsopen(sup, req);
+		return handle_fsopen(call);
 	default:
-		return notif_continue(sup, req->id);
+		return notif_continue(call);
 	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *worker = arg;
+	/* Its own root and cwd, to walk a caller's paths from the caller's. */
+	int r = caller_thread_init();
+
+	if (r < 0)
+		cgx_log_errno(r, "a worker without a root of its own walks no caller's path");
+	pthread_mutex_lock(&pool.lock);
+	for (;;) {
+		while (!worker->has_call)
+			pthread_cond_wait(&worker->wake, &pool.lock);
+		pthread_mutex_unlock(&pool.lock);
+		r = dispatch(&worker->call);
+		if (r < 0 && r != -ENOENT && r != -ECANCELED)
+			cgx_log(CGX_LOG_DEBUG, "call %d of %d: %s", worker->call.req.data.nr,
+				worker->call.req.pid, strerror(-r));
+		pthread_mutex_lock(&pool.lock);
+		if (atomic_load(&worker->state) == WORKER_ABANDONED) {
+			pool.nr_stuck--;
+			cgx_log(CGX_LOG_INFO, "a stuck worker came back (%u still stuck)",
+				pool.nr_stuck);
+		}
+		atomic_store(&worker->state, WORKER_IDLE);
+		worker->has_call = false;
+		pthread_cond_signal(&pool.idle);
+	}
+	return NULL;
+}
+
+/* Under pool.lock. */
+static struct worker *spawn_worker(struct supervisor *sup)
+{
+	struct worker *worker = calloc(1, sizeof(*worker));
+	pthread_attr_t attr;
+	int r;
+
+	if (!worker)
+		return NULL;
+	worker->call.sup = sup;
+	worker->call.worker = worker;
+	worker->helper_pidfd = -1;
+	pthread_cond_init(&worker->wake, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WORKER_STACK);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	r = pthread_create(&worker->thread, &attr, worker_main, worker);
+	pthread_attr_destroy(&attr);
+	if (r) {
+		cgx_log_errno(-r, "cannot start a worker");
+		pthread_cond_destroy(&worker->wake);
+		free(worker);
+		return NULL;
+	}
+	pool.workers[pool.nr++] = worker;
+	return worker;
+}
+
+/* Gives up every call blocked past BLOCKED_GIVEUP_MS. */
+static void watch_workers(struct supervisor *sup)
+{
+	long long now = now_ms();
+
+	pthread_mutex_lock(&pool.lock);
+	for (unsigned int i = 0; i < pool.nr; i++) {
+		struct worker *worker = pool.workers[i];
+		int expected = WORKER_BLOCKED;
+
+		if (atomic_load(&worker->state) != WORKER_BLOCKED ||
+		    now - atomic_load(&worker->blocked_since_ms) < BLOCKED_GIVEUP_MS ||
+		    !atomic_compare_exchange_strong(&worker->state, &expected, WORKER_ABANDONED))
+			continue;
+		pool.nr_stuck++;
+		pool.total_stuck++;
+		cgx_log(CGX_LOG_WARNING,
+			"call %d of pid %d blocked on its caller: given up (%u workers stuck, %llu "
+			"so far)",
+			worker->call.req.data.nr, worker->call.req.pid, pool.nr_stuck,
+			pool.total_stuck);
+		reply(sup->listener, worker->call.req.id, atomic_load(&worker->giveup));
+		/* A helper stopped by its caller (SIGSTOP) would hold the worker: it goes. */
+		if (worker->helper_pidfd >= 0)
+			syscall(SYS_pidfd_send_signal, worker->helper_pidfd, SIGKILL, NULL, 0);
+	}
+	pthread_mutex_unlock(&pool.lock);
+}
+
+/*
+ * An idle worker for the next call, or a new one while fewer than
+ * WORKERS_ACTIVE run and there are fewer than WORKERS_MAX: a worker blocked
+ * on its caller uses no CPU, and no other call may wait on it. NULL when
+ * every worker waits on a caller (or is stuck): the call then goes to the
+ * kernel unserved rather than wait. Waits while workers run.
+ */
+static struct worker *reserve_worker(struct supervisor *sup)
+{
+	struct timespec deadline;
+
+	pthread_mutex_lock(&pool.lock);
+	for (;;) {
+		struct worker *worker = NULL;
+		unsigned int running = 0;
+
+		for (unsigned int i = 0; i < pool.nr; i++) {
+			struct worker *candidate = pool.workers[i];
+			int state = atomic_load(&candidate->state);
+
+			if (!worker && !candidate->reserved && state == WORKER_IDLE)
+				worker = candidate;
+			if (candidate->reserved || state == WORKER_RUNNING)
+				running++;
+		}
+		if (!worker && running < WORKERS_ACTIVE && pool.nr < WORKERS_MAX)
+			worker = spawn_worker(sup);
+		if (worker) {
+			worker->reserved = true;
+			pool.unserved_logged = false;
+			pthread_mutex_unlock(&pool.lock);
+			return worker;
+		}
+		if (!running) {
+			if (!pool.unserved_logged)
+				cgx_log(CGX_LOG_ERR,
+					"all %u workers wait on their callers (%u given up): calls "
+					"go to the kernel unserved",
+					pool.nr, pool.nr_stuck);
+			pool.unserved_logged = true;
+			pthread_mutex_unlock(&pool.lock);
+			return NULL;
+		}
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += WATCH_INTERVAL_MS * 1000000L;
+		if (deadline.tv_nsec >= 1000000000L) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&pool.idle, &pool.lock, &deadline) == ETIMEDOUT) {
+			pthread_mutex_unlock(&pool.lock);
+			watch_workers(sup);
+			pthread_mutex_lock(&pool.lock);
+		}
+	}
+}
+
+static void hand_over(struct worker *worker, const struct seccomp_notif *req)
+{
+	pthread_mutex_lock(&pool.lock);
+	worker->call.req = *req;
+	atomic_store(&worker->giveup, 0);
+	atomic_store(&worker->state, WORKER_RUNNING);
+	worker->reserved = false;
+	worker->has_call = true;
+	pthread_cond_signal(&worker->wake);
+	pthread_mutex_unlock(&pool.lock);
+}
+
+static void unreserve(struct worker *worker)
+{
+	pthread_mutex_lock(&pool.lock);
+	worker->reserved = false;
+	pthread_mutex_unlock(&pool.lock);
 }
 
 int supervisor_run(struct supervisor *sup)
@@ -53,7 +339,13 @@ int supervisor_run(struct supervisor *sup)
 	struct seccomp_notif_sizes sizes;
 	_cleanup_free_ struct seccomp_notif *req = NULL;
 	struct pollfd pfd = {.fd = sup->listener, .events = POLLIN};
+	int r;
 
+	/* The mount helpers are reaped by the kernel; a helper gone away is no SIGPIPE. */
+	signal(SIGCHLD, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	if ((r = caller_init_self()) < 0)
+		return cgx_log_errno(r, "cannot read the supervisor's own credentials");
 	/* seccomp_unotify(2): the structures may grow; allocate what the kernel says. */
 	if (syscall(__NR_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
 		return cgx_log_errno(-errno, "cannot get the notification sizes");
@@ -62,26 +354,32 @@ int supervisor_run(struct supervisor *sup)
 		return -ENOMEM;
 
 	for (;;) {
-		int r;
+		struct worker *worker;
 
-		if (poll(&pfd, 1, -1) < 0) {
+		watch_workers(sup);
+		if (poll(&pfd, 1, WATCH_INTERVAL_MS) < 0) {
 			if (errno == EINTR)
 				continue;
 			return cgx_log_errno(-errno, "poll on the seccomp listener");
 		}
 		/* POLLHUP: every process under the filter is gone. */
-		if (!(pfd.revents & POLLIN))
+		if (pfd.revents & (POLLHUP | POLLERR) && !(pfd.revents & POLLIN))
 			return 0;
+		if (!(pfd.revents & POLLIN))
+			continue;
+		worker = reserve_worker(sup);
 		memset(req, 0, sizes.seccomp_notif);
 		if (ioctl(sup->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
 			/* ENOENT: the caller died or was interrupted before we took it. */
+			if (worker)
+				unreserve(worker);
 			if (errno == EINTR || errno == ENOENT)
 				continue;
 			return cgx_log_errno(-errno, "cannot receive a notification");
 		}
-		r = dispatch(sup, req);
-		if (r < 0 && r != -ENOENT)
-			cgx_log(CGX_LOG_DEBUG, "call %d of %d: %s", req->data.nr, req->pid,
-				strerror(-r));
+		if (worker)
+			hand_over(worker, req);
+		else
+			reply(sup->listener, req->id, 0);
 	}
 }

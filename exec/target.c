@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "target.h"
 
+#include "decode.h"
 #include "util.h"
 
 #include <fcntl.h>
-#include <linux/capability.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -37,6 +36,17 @@ int target_read_string(pid_t tid, uint64_t addr, char *buf, size_t size)
 		got += n;
 	}
 	return -ENAMETOOLONG;
+}
+
+int target_read(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = {.iov_base = buf, .iov_len = len};
+	struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
+	ssize_t n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EFAULT;
 }
 
 int target_write(pid_t tid, uint64_t addr, const void *data, size_t len)
@@ -88,45 +98,6 @@ pid_t target_tgid(pid_t tid)
 	return r < 0 ? r : (pid_t)strtol(value, NULL, 10);
 }
 
-int target_has_cap_sys_admin(pid_t tid)
-{
-	char value[32];
-	int r = status_field(tid, "CapEff", value, sizeof(value));
-
-	if (r < 0)
-		return r;
-	return (strtoull(value, NULL, 16) >> CAP_SYS_ADMIN) & 1;
-}
-
-/* Folds "." and ".." and repeated slashes of the absolute @path in place. */
-static void fold_path(char *path)
-{
-	char *out = path, *in = path;
-
-	while (*in) {
-		size_t len;
-
-		in += strspn(in, "/");
-		len = strcspn(in, "/");
-		if (len == 0)
-			break;
-		if (len == 1 && in[0] == '.') {
-			/* nothing */
-		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
-			while (out > path && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, in, len);
-			out += len;
-		}
-		in += len;
-	}
-	if (out == path)
-		*out++ = '/';
-	*out = '\0';
-}
-
 int target_absolute_path(pid_t tid, int dirfd, const char *path, char *out, size_t size)
 {
 	char link[64];
@@ -136,7 +107,7 @@ int target_absolute_path(pid_t tid, int dirfd, const char *path, char *out, size
 		if (strlen(path) >= size)
 			return -ENAMETOOLONG;
 		snprintf(out, size, "%s", path);
-		fold_path(out);
+		path_fold(out);
 		return 0;
 	}
 	if (dirfd == AT_FDCWD)
@@ -152,20 +123,6 @@ int target_absolute_path(pid_t tid, int dirfd, const char *path, char *out, size
 	if ((size_t)len + 1 + strlen(path) >= size)
 		return -ENAMETOOLONG;
 	snprintf(out + len, size - len, "/%s", path);
-	fold_path(out);
+	path_fold(out);
 	return 0;
-}
-
-int target_open_path(pid_t tid, const char *path)
-{
-	struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_IN_ROOT};
-	_cleanup_close_ int root = -1;
-	char root_link[64];
-	int fd;
-
-	snprintf(root_link, sizeof(root_link), "/proc/%d/root", tid);
-	if ((root = open(root_link, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
-	fd = syscall(__NR_openat2, root, path, &how, sizeof(how));
-	return fd < 0 ? -errno : fd;
 }

@@ -13,21 +13,14 @@
 
 /* A NUL-terminated string at @addr of thread @tid; -ENAMETOOLONG past @size. */
 int target_read_string(pid_t tid, uint64_t addr, char *buf, size_t size);
+int target_read(pid_t tid, uint64_t addr, void *buf, size_t len);
 int target_write(pid_t tid, uint64_t addr, const void *data, size_t len);
 /* The thread group of thread @tid, from /proc/TID/status. */
 pid_t target_tgid(pid_t tid);
-/* Whether @tid holds CAP_SYS_ADMIN in its effective set. */
-int target_has_cap_sys_admin(pid_t tid);
 /*
  * @path as @tid would reach it, made absolute from its cwd or from the
  * directory open as @dirfd (AT_FDCWD for the cwd). Not resolved: ".." and
  * "." are folded by name.
  */
 int target_absolute_path(pid_t tid, int dirfd, const char *path, char *out, size_t size);
-/*
- * Opens @path (absolute, from target_absolute_path) with O_PATH inside the
- * root of @tid, so that symlinks and mounts resolve as in its namespace.
- */
-int target_open_path(pid_t tid, const char *path);
-
 #endif

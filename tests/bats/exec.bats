@@ -220,7 +220,7 @@ cgroupfs
 	local dir=$BATS_TEST_TMPDIR/m
 	mkdir "$dir"
 	run in_busybox "mount -t cgroup -o none,name=jobs cgroup $dir && cat /proc/self/cgroup | head -1 &&
-		mount -t cgroup -o cpu,memory cgroup $dir/x 2>&1; mount -t cgroup -o bogus cgroup $dir 2>&1
+		mount -t cgroup -o cpu,memory cgroup $dir 2>&1; mount -t cgroup -o bogus cgroup $dir 2>&1
 		mount -t cgroup -o cpu cgroup $dir 2>&1
 		/usr/bin/setpriv --inh-caps=-all --bounding-set=-all mount -t cgroup -o freezer x $dir 2>&1; true"
 	echo "$output"
