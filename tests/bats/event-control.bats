@@ -19,6 +19,9 @@ setup() {
 }
 
 teardown() {
+	# Skipped before scratch_setup named a base: there is nothing to take
+	# away, and remove_base would take "$CG2/$BASE" = "/" for it.
+	[ -n "${BASE:-}" ] || return 0
 	kill_listeners
 	common_teardown
 	rm -rf "$OUT"
