@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -154,6 +155,23 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * Every descriptor the hard limit allows: listeners of cgroup.event_control
+ * hold some each (memevent.c keeps a reserve for requests out of the soft
+ * limit), and systemd starts services at a soft limit of 1024.
+ */
+static void raise_nofile_limit(void)
+{
+	struct rlimit limit;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur == limit.rlim_max)
+		return;
+	limit.rlim_cur = limit.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &limit) < 0)
+		cgx_log_errno(-errno, "cannot raise the open files limit to %llu",
+			      (unsigned long long)limit.rlim_max);
 }
 
 /*
@@ -308,6 +326,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (args.debug)
 		cgx_log_set_level(CGX_LOG_DEBUG);
+	raise_nofile_limit();
 	/* Handed a connection: the mount is up and its point must not be looked at (no one
 	 * answers). */
 	if ((r = conn_from_listen_fds(&conn)) < 0)

@@ -31,6 +31,17 @@ daemon_pid() {
 	pgrep -f -- "--base $BASE " | head -n1
 }
 
+# The daemon again, in the foreground with its log in $LOGDIR/daemon.log,
+# under `prlimit $LIMIT` when LIMIT is set; the arguments go to cgxfs.
+restart_daemon() {
+	stop_cgxfs
+	${LIMIT:+prlimit $LIMIT} "$CGXFS" --cgroup2 "$CG2" --base "$BASE" \
+		--log "$DEPRECATION_LOG" -f "$@" "$MNT" >>"$LOGDIR/daemon.log" 2>&1 3>&- &
+	for _ in $(seq 100); do [ -e "$M/tasks" ] && return 0; sleep 0.1; done
+	cat "$LOGDIR/daemon.log"
+	return 1
+}
+
 # The daemon's descriptors whose target matches $1.
 daemon_fds() {
 	local n=0 fd
@@ -166,4 +177,9 @@ eventfds_back_to() {
 	grep -qw memory "$CG2/$BASE/cgroup.controllers" && skip "cgroup2 has memory here"
 	mkdir "$M/g"
 	[ "$(register "$M/g" memory.oom_control '')" = "Operation not supported" ]
+}
+
+@test "cgxfs raises its soft limit of open files to the hard limit" {
+	LIMIT=--nofile=1024:4096 restart_daemon
+	[ "$(awk '/^Max open files/ { print $4, $5 }' /proc/"$(daemon_pid)"/limits)" = "4096 4096" ]
 }
