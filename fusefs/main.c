@@ -56,11 +56,25 @@ static void usage(FILE *out)
 		"                      holds the FUSE connection and restarts the daemon\n"
 		"  --fdstore           keep the FUSE connection in systemd's file\n"
 		"                      descriptor store (FileDescriptorStoreMax=)\n"
+		"  --listeners-per-uid N  cgroup.event_control registrations a uid other\n"
+		"                      than root may hold (default %d)\n"
 		"  -f, --foreground    stay in the foreground\n"
 		"  -d, --debug         log every request (implies -f)\n"
 		"  -o OPTIONS          further FUSE mount options\n"
 		"  -h, --help          show this help\n"
-		"  -V, --version       show the version\n");
+		"  -V, --version       show the version\n",
+		CGX_LISTENERS_PER_UID_DEFAULT);
+}
+
+/* A count of at least 1, as --listeners-per-uid takes it. */
+static int parse_count(const char *text, unsigned int *count)
+{
+	unsigned long long value;
+
+	if (kstrtoull(text, 10, &value) < 0 || !value || value > UINT_MAX)
+		return -EINVAL;
+	*count = (unsigned int)value;
+	return 0;
 }
 
 /* "64M", "1G", "500000"; 0 means no cap. */
@@ -89,6 +103,7 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"primary-order", required_argument, NULL, 'P'},
 		{"supervise", no_argument, NULL, 'S'},
 		{"fdstore", no_argument, NULL, 'F'},
+		{"listeners-per-uid", required_argument, NULL, 'U'},
 		{"foreground", no_argument, NULL, 'f'},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
@@ -127,6 +142,13 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 			break;
 		case 'F':
 			args->fdstore = true;
+			break;
+		case 'U':
+			if (parse_count(optarg, &args->model.listeners_per_uid) < 0) {
+				fprintf(stderr,
+					"cgxfs: --listeners-per-uid wants a count of 1 or more\n");
+				return -EINVAL;
+			}
 			break;
 		case 'f':
 			args->foreground = true;

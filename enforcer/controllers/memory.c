@@ -640,7 +640,6 @@ static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind,
 			  char *args)
 {
 	struct memevent_request request = {.kind = kind, .writer_efd = (int)efd};
-	_cleanup_close_ int eventfd = -1;
 	unsigned long long pages;
 	int r;
 
@@ -654,16 +653,7 @@ static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind,
 	}
 	if (efd > INT_MAX)
 		return -EBADF;
-	if ((eventfd = proc_fd_take(fc->caller->tid, (int)efd)) < 0)
-		return cgx_log_errno(eventfd, "cgroup.event_control: cannot take eventfd %lu of %d",
-				     efd, (int)fc->caller->tid);
-	/* The writer may have replaced it since it was checked: what we hold must be one. */
-	if (!proc_own_fd_is_eventfd(eventfd))
-		return -EINVAL;
-	if ((r = memevent_add(fc, eventfd, &request)) < 0)
-		return r;
-	steal_fd(eventfd);
-	return 0;
+	return memevent_register(fc, &request);
 }
 
 /*
