@@ -306,6 +306,26 @@ eventfds_back_to() {
 	[ "$(grep -c "memory controller is not available" "$LOGDIR/daemon.log")" -le 1 ]
 }
 
+@test "a descriptor opened with O_PATH is EBADF, for the control file as for the eventfd" {
+	mkdir "$M/g"
+	run python3 - "$M/g" <<-'PY'
+		import os, sys
+		group = sys.argv[1]
+		efd = os.eventfd(0)
+		cfd = os.open(f"{group}/memory.usage_in_bytes", os.O_RDONLY)
+		cfd_path = os.open(f"{group}/memory.usage_in_bytes", os.O_PATH)
+		efd_path = os.open(f"/proc/self/fd/{efd}", os.O_PATH)
+		control = os.open(f"{group}/cgroup.event_control", os.O_WRONLY)
+		for e, c in ((efd, cfd_path), (efd_path, cfd), (efd, cfd)):
+		    try:
+		        os.write(control, f"{e} {c} 1G".encode())
+		        print("ok")
+		    except OSError as err:
+		        print(os.strerror(err.errno))
+	PY
+	[ "$output" = "$(printf 'Bad file descriptor\nBad file descriptor\nok')" ]
+}
+
 @test "a daemon started again takes registrations up within the per-uid limit, dropping the rest" {
 	restart_daemon --listeners-per-uid 4
 	own=$(daemon_fds 'anon_inode:\[eventfd\]')

@@ -1,7 +1,8 @@
 # Differential: cgroup.event_control's parser and checks, errno for errno:
 # malformed lines, descriptors that are not open, an efd that is no eventfd,
-# a control file that takes no listener or belongs to another group, and
-# the same registration made three times (three events, each woken at rmdir).
+# a control file that takes no listener or belongs to another group,
+# descriptors opened with O_PATH (fdget() finds none), and the same
+# registration made three times (three events, each woken at rmdir).
 cd /sys/fs/cgroup || exit 1
 mkdir memory/ev memory/other
 try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }
@@ -28,6 +29,9 @@ write("cfd memory.limit_in_bytes", ev, opened("memory/ev/memory.limit_in_bytes")
 write("cfd tasks", ev, opened("memory/ev/tasks"))
 write("cfd another group's usage", ev, opened("memory/other/memory.usage_in_bytes"))
 write("cfd a file outside", ev, opened("/etc/hostname"))
+write("efd opened O_PATH", os.open(f"/proc/self/fd/{ev}", os.O_PATH),
+      opened("memory/ev/memory.usage_in_bytes"))
+write("cfd opened O_PATH", ev, os.open("memory/ev/memory.usage_in_bytes", os.O_PATH))
 import select, time
 os.mkdir("memory/dup")
 dup = os.eventfd(0, os.EFD_NONBLOCK)
