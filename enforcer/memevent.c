@@ -186,13 +186,24 @@ static size_t fd_cost(enum memevent_kind kind)
 	return 2 + is_polled(kind);
 }
 
-/* eventfd_signal() @count times for each registration folded in. */
+/*
+ * eventfd_signal() @count times for each registration folded in. The
+ * kernel's stops at a counter of 2^64 - 1, where a write(2) would wait for a
+ * reader (the listener's flags are its own, left alone) and stop the watcher
+ * with it: no more is written than the counter fdinfo shows has room for.
+ * A writer that fills its counter between that read and the write still
+ * blocks the watcher until it reads.
+ */
 static void listener_signal(const struct memevent *event, uint64_t count)
 {
+	unsigned long long counter;
 	uint64_t add = count * event->registrations;
 
-	/* Blocks only at a counter of 2^64 - 2: the listener's flags are its own, left alone. */
-	if (write(event->eventfd, &add, sizeof(add)) != sizeof(add))
+	if (proc_fdinfo_field(getpid(), (unsigned long)event->eventfd, "eventfd-count", 16,
+			      &counter) == 0 &&
+	    UINT64_MAX - 1 - counter < add)
+		add = UINT64_MAX - 1 - counter;
+	if (add && write(event->eventfd, &add, sizeof(add)) != sizeof(add))
 		cgx_log(CGX_LOG_DEBUG, "cannot signal an event_control listener: %m");
 }
 

@@ -360,3 +360,26 @@ eventfds_back_to() {
 	[ "$(cat "$OUT/fourth")" = "ENOMEM 1" ]
 	[ "$(register "$M" memory.usage_in_bytes 1G)" = ok ]
 }
+
+@test "a listener whose eventfd counter is full does not stop the daemon at rmdir" {
+	mkdir "$M/g"
+	before=$(daemon_fds 'anon_inode:\[eventfd\]')
+	python3 - "$M/g" >"$OUT/full" 3>&- <<-'PY' &
+		import os, sys, time
+		group = sys.argv[1]
+		efd = os.eventfd(0)  # blocking: a write past the top waits for a read
+		os.eventfd_write(efd, 2**64 - 2)
+		cfd = os.open(f"{group}/memory.usage_in_bytes", os.O_RDONLY)
+		with open(f"{group}/cgroup.event_control", "w") as f:
+		    f.write(f"{efd} {cfd} 1G")
+		print("registered", flush=True)
+		time.sleep(1000)
+	PY
+	LISTENERS="${LISTENERS:-} $!"
+	for _ in $(seq 100); do [ -s "$OUT/full" ] && break; sleep 0.1; done
+	[ "$(cat "$OUT/full")" = registered ]
+	rmdir "$M/g"
+	# Woken and dropped, the counter left at its top as eventfd_signal() leaves it.
+	eventfds_back_to "$before"
+	timeout 10 mkdir "$M/h"
+}
