@@ -79,6 +79,7 @@ struct memevent {
 	unsigned long registrations; /* 1 and the duplicates folded in */
 	long long eventfd_id;	     /* fdinfo's eventfd-id, -1 where the kernel shows none */
 	size_t fds;		     /* descriptors counted against the budget while in the state */
+	size_t poll_slot; /* its first entry in the watcher's poll array; SIZE_MAX: none yet */
 };
 
 /* Log lines of registrations (refusals, failures) a minute, past which they are counted. */
@@ -345,6 +346,23 @@ static void holder_drop(struct memevent *event)
 	event->holder_pidfd = -1;
 }
 
+/* Watches process @pid, found holding the eventfd as @efd, if it still does once pinned. */
+static bool holder_take(struct cgx_ctx *ctx, struct memevent *event, pid_t pid, int efd)
+{
+	int pidfd = proc_pidfd(pid);
+
+	if (pidfd < 0)
+		return false;
+	/* Compared once pinned: the pid may have been reused before. */
+	if (!proc_same_file(event->eventfd, pid, efd)) {
+		close(pidfd);
+		return false;
+	}
+	holder_set(event, pidfd, pid, efd);
+	record_save(ctx, event);
+	return true;
+}
+
 /*
  * Follows the eventfd to a process still holding it once the one watched
  * has exited; false when none is left and the registration should go.
@@ -515,6 +533,7 @@ static int event_start(struct cgx_ctx *ctx, const struct v1_group *group,
 		.watch_fd = -1,
 		.holder_pidfd = -1,
 		.registrations = 1,
+		.poll_slot = SIZE_MAX,
 	};
 	if ((r = watch_open(ctx, event, group)) < 0) {
 		memevent_free(event);
@@ -732,9 +751,49 @@ void memevent_restore(struct cgx_ctx *ctx, unsigned int per_uid_limit)
 			listeners, registrations);
 }
 
-static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct v1_group *group,
-		      bool fired)
+/* What one check read of a group for a kind of listener (usage, memsw, OOM). */
+struct group_reading {
+	uint64_t group_id;
+	enum memevent_kind kind;
+	unsigned long long value, kills; /* pages, or ooms and oom_kills */
+};
+
+/* One check's readings, shared by the listeners of a group: one read a group, not a listener. */
+struct readings {
+	struct group_reading *items;
+	size_t nr, room;
+};
+
+static struct group_reading group_read(struct cgx_ctx *ctx, struct readings *seen,
+				       const struct memevent *event, const struct v1_group *group)
 {
+	struct group_reading fresh = {.group_id = group->id, .kind = event->kind};
+
+	for (size_t i = 0; i < seen->nr; i++)
+		if (seen->items[i].group_id == group->id && seen->items[i].kind == event->kind)
+			return seen->items[i];
+	if (event->kind == MEMEVENT_OOM)
+		oom_counts(ctx, group, &fresh.value, &fresh.kills);
+	else
+		fresh.value = usage_pages(ctx, event, group);
+	if (seen->nr == seen->room) {
+		struct group_reading *grown =
+			realloc(seen->items, (seen->room * 2 + 8) * sizeof(*grown));
+
+		/* Without room it is read again for the next listener: slower, not wrong. */
+		if (!grown)
+			return fresh;
+		seen->items = grown;
+		seen->room = seen->room * 2 + 8;
+	}
+	seen->items[seen->nr++] = fresh;
+	return fresh;
+}
+
+static void check_one(struct cgx_ctx *ctx, struct readings *seen, struct memevent *event,
+		      const struct v1_group *group, bool fired)
+{
+	struct group_reading now;
 	unsigned long long ooms, kills;
 	int r;
 
@@ -745,7 +804,7 @@ static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct 
 	switch (event->kind) {
 	case MEMEVENT_USAGE:
 	case MEMEVENT_MEMSW: {
-		bool above = usage_pages(ctx, event, group) >= event->threshold;
+		bool above = group_read(ctx, seen, event, group).value >= event->threshold;
 
 		if (above != event->above)
 			listener_signal(event, 1);
@@ -754,7 +813,9 @@ static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct 
 	}
 	case MEMEVENT_OOM:
 		watch_rearm(event);
-		oom_counts(ctx, group, &ooms, &kills);
+		now = group_read(ctx, seen, event, group);
+		ooms = now.value;
+		kills = now.kills;
 		/* One signal per OOM, as mem_cgroup_oom_notify() gives each. */
 		if (ooms > event->ooms || kills > event->oom_kills)
 			listener_signal(event, ooms - event->ooms > kills - event->oom_kills
@@ -771,22 +832,70 @@ static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct 
 	}
 }
 
-/* Whether the poll of @fd reported one of @events. */
-static bool polled(int fd, short events, const struct pollfd *fds, size_t nr)
+/*
+ * Whether the poll reported one of @events on @event's descriptor @fd, found
+ * at the slot cgx_memevent_pollfds() gave it rather than by a search: a
+ * search per listener would cost the square of their number each tick.
+ */
+static bool polled(const struct memevent *event, int fd, short events, const struct pollfd *fds,
+		   size_t nr)
 {
-	for (size_t i = 0; i < nr && fd >= 0; i++)
-		if (fds[i].fd == fd && (fds[i].revents & events))
-			return true;
+	for (size_t i = event->poll_slot; fd >= 0 && i < nr && i - event->poll_slot < 2; i++)
+		if (fds[i].fd == fd)
+			return fds[i].revents & events;
 	return false;
 }
 
-/* No process holds the eventfd any more: v1 dropped it at the last close (EPOLLHUP). */
-static bool listener_gone(struct cgx_ctx *ctx, struct memevent *event, const struct pollfd *fds,
-			  size_t nr)
+/*
+ * The listeners whose watched holder exited look for another process
+ * holding their eventfd (v1 dropped one at the last close, EPOLLHUP), all of
+ * them in one pass over /proc: a pass each would hold the lock for seconds
+ * once a process holding hundreds exits. Without eventfd-ids each looks on
+ * its own. One left with no holder has holder_pidfd -1 and goes.
+ */
+static void holders_follow(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr)
 {
-	if (event->holder_pidfd >= 0 && !polled(event->holder_pidfd, POLLIN, fds, nr))
-		return false;
-	return !holder_follow(ctx, event);
+	_cleanup_free_ unsigned long long *ids = NULL;
+	_cleanup_free_ struct proc_fd_ref *holders = NULL;
+	size_t nr_ids = 0, room = 0;
+
+	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
+		if (event->holder_pidfd >= 0 &&
+		    !polled(event, event->holder_pidfd, POLLIN, fds, nr))
+			continue;
+		holder_drop(event);
+		if (event->eventfd_id < 0) {
+			holder_follow(ctx, event);
+			continue;
+		}
+		if (nr_ids == room) {
+			unsigned long long *grown =
+				realloc(ids, (room = room * 2 + 16) * sizeof(*ids));
+
+			if (!grown)
+				continue; /* it goes: what v1 does when it cannot allocate */
+			ids = grown;
+		}
+		ids[nr_ids++] = (unsigned long long)event->eventfd_id;
+	}
+	if (!nr_ids)
+		return;
+	nr_ids = proc_ids_sort_unique(ids, nr_ids);
+	if (!(holders = calloc(nr_ids, sizeof(*holders))) ||
+	    proc_eventfd_holders(ids, nr_ids, holders) < 0)
+		return;
+	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
+		const struct proc_fd_ref *holder;
+		ssize_t found;
+
+		if (event->holder_pidfd >= 0 || event->eventfd_id < 0 ||
+		    (found = proc_ids_find(ids, nr_ids, (unsigned long long)event->eventfd_id)) < 0)
+			continue;
+		holder = &holders[found];
+		/* Found, then gone or replaced before it was pinned: a full look. */
+		if (holder->fd >= 0 && !holder_take(ctx, event, holder->pid, holder->fd))
+			holder_follow(ctx, event);
+	}
 }
 
 /* memcg_event_remove(): the listener reads 1 and finds its control file gone. */
@@ -808,13 +917,16 @@ static void wake_removed(struct memevent_state *state)
 void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr)
 {
 	struct memevent_state *state = &ctx->memevents;
+	struct readings seen = {0};
 
 	wake_removed(state);
+	holders_follow(ctx, fds, nr);
 	for (struct memevent **link = &state->events; *link;) {
 		struct memevent *event = *link;
 		const struct v1_group *group = tree_group_by_id(&ctx->tree, event->group_id);
 
-		if (listener_gone(ctx, event, fds, nr)) {
+		/* No process holds the eventfd any more: v1 dropped it at the last close. */
+		if (event->holder_pidfd < 0) {
 			*link = event->next;
 			state_count(state, event, -1);
 			state_listener_forget(ctx, event->serial);
@@ -823,9 +935,11 @@ void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr
 		}
 		/* rmdir drops the listeners of the group: a group missing here is not seen. */
 		if (group)
-			check_one(ctx, event, group, polled(event->watch_fd, POLLPRI, fds, nr));
+			check_one(ctx, &seen, event, group,
+				  polled(event, event->watch_fd, POLLPRI, fds, nr));
 		link = &event->next;
 	}
+	free(seen.items);
 }
 
 bool cgx_memevent_ticking(struct cgx_ctx *ctx)
@@ -838,6 +952,9 @@ size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room
 	size_t nr = 0;
 
 	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
+		/* Only the filling call places the listeners; the counting one passes no room. */
+		if (room)
+			event->poll_slot = nr < room ? nr : SIZE_MAX;
 		if (event->watch_fd >= 0) {
 			if (nr < room)
 				fds[nr] = (struct pollfd){.fd = event->watch_fd, .events = POLLPRI};
