@@ -33,6 +33,8 @@ struct cgx_options {
 	const char *deprecation_log;
 	/* Bytes it may reach; 0: CGX_DEFAULT_DEPRECATION_LOG_MAX; CGX_DEPRECATION_LOG_NO_MAX. */
 	unsigned long long deprecation_log_max;
+	/* cgroup.event_control registrations a uid other than root may hold; 0: the default. */
+	unsigned int listeners_per_uid;
 };
 
 /* All mutable state of a daemon: one per mounted view. */

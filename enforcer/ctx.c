@@ -184,7 +184,7 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 	/* A daemon killed mid-way may have left leaves in the wrong place. */
 	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 || (r = relocate_leaves(ctx)) < 0)
 		goto fail;
-	memevent_restore(ctx);
+	memevent_restore(ctx, options->listeners_per_uid);
 	*out = ctx;
 	return 0;
 fail:

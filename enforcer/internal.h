@@ -158,11 +158,18 @@ struct memevent_request {
 };
 /* The LEVEL[,MODE] of a memory.pressure_level listener; -EINVAL as vmpressure. */
 int memevent_parse_pressure(const char *args, struct memevent_request *request);
-/* Keeps @eventfd, a descriptor of the daemon's own, on success. */
-int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memevent_request *request);
+/*
+ * Takes the writer's eventfd @request->writer_efd (checked to be one) as a
+ * listener of @fc's group, or folds it into the same one the writer's uid
+ * holds; -ENOMEM past the limits (memevent.c).
+ */
+int memevent_register(const struct v1_file_ctx *fc, const struct memevent_request *request);
 /* rmdir: every listener on group @group_id is dropped, signalled once by the next check. */
 void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id);
-/* At start: the registrations an earlier daemon recorded whose eventfd is still held. */
-void memevent_restore(struct cgx_ctx *ctx);
+/*
+ * At start: the registrations an earlier daemon recorded whose eventfd is
+ * still held, within @per_uid_limit (0: CGX_LISTENERS_PER_UID_DEFAULT).
+ */
+void memevent_restore(struct cgx_ctx *ctx, unsigned int per_uid_limit);
 
 #endif

@@ -30,15 +30,27 @@
  * A group's usage and events are those of its v2 directory plus those of
  * its leaves outside it (a divergent fold), so that every process the group
  * holds counts, as in v1.
+ *
+ * v1 charges a registration to kernel memory, which affects nobody else; here
+ * each holds descriptors of the daemon, which serves everyone. So a uid
+ * other than root holds at most per_uid_limit registrations, listeners never
+ * take the last CGX_FD_RESERVE descriptors (those of uids other than root at
+ * most half of the rest), and past a limit a registration gets ENOMEM, v1's
+ * answer when the kernel runs out. A registration of the same eventfd, file
+ * and arguments as one the uid holds is folded into it: v1 makes a second
+ * event that fires with the first, so each signal counts once per
+ * registration folded in, and the descriptors are held once.
  */
 #include "internal.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <search.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -63,7 +75,15 @@ struct memevent {
 	int holder_efd;	      /* the eventfd's number in the holder's table */
 	uint64_t serial;      /* of its record on the base */
 	long long removed_ms; /* on the removed list: when its group went (monotonic_ms) */
+	uid_t uid;	      /* who registered it: its registrations count against this uid */
+	unsigned long registrations; /* 1 and the duplicates folded in */
+	long long eventfd_id;	     /* fdinfo's eventfd-id, -1 where the kernel shows none */
+	size_t fds;		     /* descriptors counted against the budget while in the state */
+	size_t poll_slot; /* its first entry in the watcher's poll array; SIZE_MAX: none yet */
 };
+
+/* Log lines of registrations (refusals, failures) a minute, past which they are counted. */
+#define LOG_LINES_PER_MINUTE 10
 
 /*
  * How long after rmdir a listener is woken: the FUSE reply is out by then
@@ -120,6 +140,37 @@ int memevent_parse_pressure(const char *args, struct memevent_request *request)
 	return -EINVAL;
 }
 
+/*
+ * A line to the log within LOG_LINES_PER_MINUTE: registrations come from any
+ * user, and a log line per attempt would be an unbounded channel too.
+ */
+static void __attribute__((format(printf, 3, 4)))
+limited_log(struct memevent_state *state, enum cgx_log_level level, const char *fmt, ...)
+{
+	struct memevent_log_limit *limit = &state->log_limit;
+	long long now = monotonic_ms();
+	char msg[512];
+	va_list ap;
+
+	if (!limit->window_ms || now - limit->window_ms >= 60 * 1000) {
+		if (limit->suppressed)
+			cgx_log(CGX_LOG_WARNING,
+				"cgroup.event_control: %llu more log lines left out in the last "
+				"minute",
+				limit->suppressed);
+		*limit = (struct memevent_log_limit){.window_ms = now};
+	}
+	if (limit->lines >= LOG_LINES_PER_MINUTE) {
+		limit->suppressed++;
+		return;
+	}
+	limit->lines++;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cgx_log(level, "%s", msg);
+}
+
 static bool is_ticked(enum memevent_kind kind)
 {
 	return kind != MEMEVENT_PRESSURE;
@@ -130,10 +181,30 @@ static bool is_polled(enum memevent_kind kind)
 	return kind == MEMEVENT_OOM || kind == MEMEVENT_PRESSURE;
 }
 
+/* The eventfd, its file, the holder pidfd and the file polled, if any. */
+static size_t fd_cost(enum memevent_kind kind)
+{
+	return 2 + is_polled(kind);
+}
+
+/*
+ * eventfd_signal() @count times for each registration folded in. The
+ * kernel's stops at a counter of 2^64 - 1, where a write(2) would wait for a
+ * reader (the listener's flags are its own, left alone) and stop the watcher
+ * with it: no more is written than the counter fdinfo shows has room for.
+ * A writer that fills its counter between that read and the write still
+ * blocks the watcher until it reads.
+ */
 static void listener_signal(const struct memevent *event, uint64_t count)
 {
-	/* Blocks only at a counter of 2^64 - 2: the listener's flags are its own, left alone. */
-	if (write(event->eventfd, &count, sizeof(count)) != sizeof(count))
+	unsigned long long counter;
+	uint64_t add = count * event->registrations;
+
+	if (proc_fdinfo_field(getpid(), (unsigned long)event->eventfd, "eventfd-count", 16,
+			      &counter) == 0 &&
+	    UINT64_MAX - 1 - counter < add)
+		add = UINT64_MAX - 1 - counter;
+	if (add && write(event->eventfd, &add, sizeof(add)) != sizeof(add))
 		cgx_log(CGX_LOG_DEBUG, "cannot signal an event_control listener: %m");
 }
 
@@ -218,17 +289,15 @@ static void memevent_free(struct memevent *event)
 	free(event);
 }
 
-/* The eventfd-id the kernel shows in fdinfo (6.x), -1 where it shows none. */
-static long long eventfd_id_of(int fd)
+/* The eventfd-id fdinfo shows for descriptor @fd of @pid (5.2 and later), -1 where it shows none.
+ */
+static long long eventfd_id_of(pid_t pid, int fd)
 {
-	_cleanup_strbuf_ struct strbuf info = STRBUF_INIT;
-	char path[64];
-	const char *field;
+	unsigned long long id;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	if (read_file_at(AT_FDCWD, path, &info) < 0 || !(field = strstr(info.buf, "eventfd-id:")))
+	if (proc_fdinfo_field(pid, (unsigned long)fd, "eventfd-id", 10, &id) < 0 || id > LLONG_MAX)
 		return -1;
-	return strtoll(field + strlen("eventfd-id:"), NULL, 10);
+	return (long long)id;
 }
 
 static const char *pressure_level_of(const char *psi_trigger)
@@ -239,7 +308,10 @@ static const char *pressure_level_of(const char *psi_trigger)
 	return "-";
 }
 
-/* "GROUP HIER KIND PAGES LEVEL PID START EFD EVENTFD-ID" on the base. */
+/*
+ * "GROUP HIER KIND PAGES LEVEL PID START EFD EVENTFD-ID UID REGISTRATIONS"
+ * on the base (records of earlier daemons end after EVENTFD-ID).
+ */
 static void record_save(struct cgx_ctx *ctx, const struct memevent *event)
 {
 	unsigned long long start;
@@ -248,12 +320,15 @@ static void record_save(struct cgx_ctx *ctx, const struct memevent *event)
 
 	if (event->holder_pidfd < 0 || proc_start_time(event->holder_pid, &start) < 0)
 		return;
-	snprintf(record, sizeof(record), "%" PRIu64 " %u %d %llu %s %d %llu %d %lld",
+	snprintf(record, sizeof(record), "%" PRIu64 " %u %d %llu %s %d %llu %d %lld %u %lu",
 		 event->group_id, event->hier, (int)event->kind, event->threshold,
 		 pressure_level_of(event->psi_trigger), (int)event->holder_pid, start,
-		 event->holder_efd, eventfd_id_of(event->eventfd));
+		 event->holder_efd, event->eventfd_id, (unsigned int)event->uid,
+		 event->registrations);
 	if ((r = state_listener_save(ctx, event->serial, record)) < 0)
-		cgx_log_errno(r, "cgroup.event_control: a restart would lose a listener");
+		limited_log(&ctx->memevents, CGX_LOG_ERR,
+			    "cgroup.event_control: a restart would lose a listener of uid %u: %s",
+			    (unsigned int)event->uid, strerror(-r));
 }
 
 /* Process @pid, pinned by @pidfd (taken), holds the eventfd as its descriptor @efd. */
@@ -262,6 +337,30 @@ static void holder_set(struct memevent *event, int pidfd, pid_t pid, int efd)
 	event->holder_pidfd = pidfd;
 	event->holder_pid = pid;
 	event->holder_efd = efd;
+}
+
+static void holder_drop(struct memevent *event)
+{
+	if (event->holder_pidfd >= 0)
+		close(event->holder_pidfd);
+	event->holder_pidfd = -1;
+}
+
+/* Watches process @pid, found holding the eventfd as @efd, if it still does once pinned. */
+static bool holder_take(struct cgx_ctx *ctx, struct memevent *event, pid_t pid, int efd)
+{
+	int pidfd = proc_pidfd(pid);
+
+	if (pidfd < 0)
+		return false;
+	/* Compared once pinned: the pid may have been reused before. */
+	if (!proc_same_file(event->eventfd, pid, efd)) {
+		close(pidfd);
+		return false;
+	}
+	holder_set(event, pidfd, pid, efd);
+	record_save(ctx, event);
+	return true;
 }
 
 /*
@@ -273,9 +372,7 @@ static bool holder_follow(struct cgx_ctx *ctx, struct memevent *event)
 	pid_t holder;
 	int pidfd, holder_efd;
 
-	if (event->holder_pidfd >= 0)
-		close(event->holder_pidfd);
-	event->holder_pidfd = -1;
+	holder_drop(event);
 	/* Retried while the holder found exits before its pidfd is open. */
 	for (int attempt = 0; attempt < 8; attempt++) {
 		if (proc_file_holder(event->eventfd, PROC_EVENTFD_LINK, &holder, &holder_efd) < 0)
@@ -293,6 +390,124 @@ static void state_count(struct memevent_state *state, const struct memevent *eve
 {
 	if (is_ticked(event->kind))
 		state->nr_ticked += delta;
+}
+
+struct uid_count {
+	uid_t uid;
+	unsigned long registrations;
+};
+
+static int uid_compare(const void *a, const void *b)
+{
+	uid_t x = ((const struct uid_count *)a)->uid, y = ((const struct uid_count *)b)->uid;
+
+	return x < y ? -1 : x > y;
+}
+
+static unsigned long uid_registrations(const struct memevent_state *state, uid_t uid)
+{
+	struct uid_count key = {.uid = uid}, **found = tfind(&key, &state->uid_counts, uid_compare);
+
+	return found ? (*found)->registrations : 0;
+}
+
+static int uid_count_add(struct memevent_state *state, uid_t uid, unsigned long registrations)
+{
+	_cleanup_free_ struct uid_count *fresh = calloc(1, sizeof(*fresh));
+	struct uid_count **slot;
+
+	if (!fresh)
+		return -ENOMEM;
+	fresh->uid = uid;
+	if (!(slot = tsearch(fresh, &state->uid_counts, uid_compare)))
+		return -ENOMEM;
+	if (*slot == fresh)
+		steal_ptr(fresh);
+	(*slot)->registrations += registrations;
+	return 0;
+}
+
+static void uid_count_sub(struct memevent_state *state, uid_t uid, unsigned long registrations)
+{
+	struct uid_count key = {.uid = uid}, **slot = tfind(&key, &state->uid_counts, uid_compare),
+			 *count;
+
+	if (!slot)
+		return;
+	count = *slot;
+	count->registrations -=
+		registrations < count->registrations ? registrations : count->registrations;
+	if (!count->registrations) {
+		tdelete(count, &state->uid_counts, uid_compare);
+		free(count);
+	}
+}
+
+/* Descriptors listeners may hold in all: the soft RLIMIT_NOFILE less the reserve. */
+static size_t fd_budget(void)
+{
+	struct rlimit limit;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur <= CGX_FD_RESERVE)
+		return 0;
+	return (size_t)(limit.rlim_cur - CGX_FD_RESERVE);
+}
+
+/*
+ * How many of @want registrations uid @uid may add that need @fds more
+ * descriptors; 0, logged, when none may (the caller answers ENOMEM).
+ */
+static unsigned long admit(struct memevent_state *state, uid_t uid, unsigned long want, size_t fds)
+{
+	unsigned long held = uid_registrations(state, uid);
+	size_t total = fd_budget(), budget = uid ? total / 2 : total,
+	       in_use = uid ? state->nr_fds_unprivileged : state->nr_fds;
+
+	if (fds && (in_use + fds > budget || state->nr_fds + fds > total)) {
+		limited_log(state, CGX_LOG_WARNING,
+			    "cgroup.event_control: listener of uid %u refused (ENOMEM): listeners "
+			    "%shold %zu descriptors of the %zu RLIMIT_NOFILE leaves them",
+			    (unsigned int)uid, uid ? "of uids other than root " : "", in_use,
+			    budget);
+		return 0;
+	}
+	if (!uid)
+		return want;
+	if (held >= state->per_uid_limit) {
+		limited_log(state, CGX_LOG_WARNING,
+			    "cgroup.event_control: listener of uid %u refused (ENOMEM): it holds "
+			    "%lu, the most --listeners-per-uid allows",
+			    (unsigned int)uid, held);
+		return 0;
+	}
+	return want < state->per_uid_limit - held ? want : state->per_uid_limit - held;
+}
+
+/* Counts @event, holding @event->registrations, against its uid and the budget. */
+static int event_link(struct memevent_state *state, struct memevent *event)
+{
+	int r;
+
+	if ((r = uid_count_add(state, event->uid, event->registrations)) < 0)
+		return r;
+	event->fds = fd_cost(event->kind);
+	state->nr_fds += event->fds;
+	if (event->uid)
+		state->nr_fds_unprivileged += event->fds;
+	event->next = state->events;
+	state->events = event;
+	state_count(state, event, 1);
+	return 0;
+}
+
+/* Frees @event, off both lists: its registrations and descriptors are given back. */
+static void event_release(struct memevent_state *state, struct memevent *event)
+{
+	uid_count_sub(state, event->uid, event->registrations);
+	state->nr_fds -= event->fds;
+	if (event->uid)
+		state->nr_fds_unprivileged -= event->fds;
+	memevent_free(event);
 }
 
 /*
@@ -317,15 +532,17 @@ static int event_start(struct cgx_ctx *ctx, const struct v1_group *group,
 		.psi_trigger = request->psi_trigger,
 		.watch_fd = -1,
 		.holder_pidfd = -1,
+		.registrations = 1,
+		.poll_slot = SIZE_MAX,
 	};
 	if ((r = watch_open(ctx, event, group)) < 0) {
 		memevent_free(event);
 		/* cgroup2 without the memory controller or PSI: refused, never taken silently. */
-		return cgx_log_errno(
-			-EOPNOTSUPP,
-			"cgroup.event_control: cannot watch %s of %s for a listener (%s)",
-			request->kind == MEMEVENT_OOM ? "memory.events" : "memory.pressure",
-			group->dir->name, strerror(-r));
+		limited_log(&ctx->memevents, CGX_LOG_ERR,
+			    "cgroup.event_control: cannot watch %s of %s for a listener (%s): %s",
+			    request->kind == MEMEVENT_OOM ? "memory.events" : "memory.pressure",
+			    group->dir->name, strerror(-r), strerror(EOPNOTSUPP));
+		return -EOPNOTSUPP;
 	}
 	/* As __mem_cgroup_usage_register_event(): a crossing counts from the usage now. */
 	if (event->kind == MEMEVENT_USAGE || event->kind == MEMEVENT_MEMSW)
@@ -335,106 +552,259 @@ static int event_start(struct cgx_ctx *ctx, const struct v1_group *group,
 		watch_rearm(event);
 	}
 	event->eventfd = eventfd;
+	event->eventfd_id = eventfd_id_of(getpid(), eventfd);
 	*started = event;
 	return 0;
 }
 
-static void event_link(struct memevent_state *state, struct memevent *event)
+/*
+ * A listener of @uid on @group for the same file and arguments as
+ * @request, signalled through the eventfd that process @pid holds as @fd:
+ * what a registration of it would duplicate.
+ */
+static struct memevent *find_duplicate(struct memevent_state *state, uid_t uid,
+				       const struct v1_group *group,
+				       const struct memevent_request *request, pid_t pid, int fd)
 {
-	event->next = state->events;
-	state->events = event;
-	state_count(state, event, 1);
+	long long id = -2; /* read at the first listener that may match */
+
+	for (struct memevent *event = state->events; event; event = event->next) {
+		if (event->uid != uid || event->group_id != group->id ||
+		    event->hier != group->hier || event->kind != request->kind ||
+		    event->threshold != request->threshold / PAGE_SIZE_BYTES ||
+		    event->psi_trigger != request->psi_trigger)
+			continue;
+		if (id == -2)
+			id = eventfd_id_of(pid, fd);
+		/* An id names one eventfd while it lives, and we hold this one. */
+		if (id >= 0 && event->eventfd_id >= 0 ? id == event->eventfd_id
+						      : proc_same_file(event->eventfd, pid, fd))
+			return event;
+	}
+	return NULL;
 }
 
-int memevent_add(const struct v1_file_ctx *fc, int eventfd, const struct memevent_request *request)
+/* @registrations more of @event, as far as its uid's limit allows; the record follows. */
+static int duplicate_add(struct cgx_ctx *ctx, struct memevent *event, unsigned long registrations)
 {
-	struct memevent_state *state = &fc->ctx->memevents;
-	struct memevent *event;
-	pid_t tgid;
-	int r, pidfd;
+	unsigned long admitted = admit(&ctx->memevents, event->uid, registrations, 0);
+	int r;
 
-	if ((r = event_start(fc->ctx, fc->dir->group[fc->hier], request, eventfd, &event)) < 0)
+	if (!admitted)
+		return -ENOMEM;
+	if ((r = uid_count_add(&ctx->memevents, event->uid, admitted)) < 0)
 		return r;
-	if (is_ticked(event->kind) && !cgx_has_controller(fc->ctx, "memory"))
-		cgx_log(CGX_LOG_WARNING,
-			"cgroup.event_control: the memory controller is not available in cgroup2 "
-			"here: this listener wakes only when its group is removed");
-	event->serial = state->next_serial++;
-	/* The writer holds the eventfd it named; with no holder left, the next check drops it. */
-	if (proc_tgid(fc->caller->tid, &tgid) == 0 && (pidfd = proc_pidfd(tgid)) >= 0) {
-		holder_set(event, pidfd, tgid, request->writer_efd);
-		record_save(fc->ctx, event);
-	} else {
-		holder_follow(fc->ctx, event);
-	}
-	event_link(state, event);
+	event->registrations += admitted;
+	record_save(ctx, event);
 	return 0;
 }
 
-/* One record of an earlier daemon: taken up when its holder still has the same eventfd. */
+/* pidfd_getfd() found no room: what v1 answers when the kernel runs out. */
+static int take_error(int r)
+{
+	return r == -EMFILE || r == -ENFILE ? -ENOMEM : r;
+}
+
+int memevent_register(const struct v1_file_ctx *fc, const struct memevent_request *request)
+{
+	struct memevent_state *state = &fc->ctx->memevents;
+	const struct v1_group *group = fc->dir->group[fc->hier];
+	_cleanup_close_ int pidfd = -1, eventfd = -1;
+	uid_t uid = fc->caller->uid;
+	struct memevent *event;
+	pid_t tgid;
+	int r;
+
+	/* A uid at its limit is refused before any search: duplicates count too. */
+	if (!admit(state, uid, 1, 0))
+		return -ENOMEM;
+	/* The writer's table is its process's: pidfd_getfd(2) wants the thread group leader. */
+	if ((r = proc_tgid(fc->caller->tid, &tgid)) < 0)
+		return r;
+	if ((event = find_duplicate(state, uid, group, request, tgid, request->writer_efd)))
+		return duplicate_add(fc->ctx, event, 1);
+	if (!admit(state, uid, 1, fd_cost(request->kind)))
+		return -ENOMEM;
+	if ((pidfd = proc_pidfd(tgid)) < 0)
+		return take_error(pidfd);
+	if ((eventfd = proc_pidfd_take(pidfd, request->writer_efd)) < 0) {
+		limited_log(state, CGX_LOG_ERR,
+			    "cgroup.event_control: cannot take eventfd %d of %d (uid %u): %s",
+			    request->writer_efd, (int)tgid, (unsigned int)uid, strerror(-eventfd));
+		return take_error(eventfd);
+	}
+	/* The writer may have replaced it since it was checked: what we hold must be one. */
+	if (!proc_own_fd_is_eventfd(eventfd))
+		return -EINVAL;
+	if ((r = event_start(fc->ctx, group, request, eventfd, &event)) < 0)
+		return r;
+	steal_fd(eventfd);
+	event->uid = uid;
+	event->serial = state->next_serial++;
+	holder_set(event, steal_fd(pidfd), tgid, request->writer_efd);
+	if ((r = event_link(state, event)) < 0) {
+		memevent_free(event);
+		return r;
+	}
+	record_save(fc->ctx, event);
+	if (is_ticked(event->kind) && !cgx_has_controller(fc->ctx, "memory") &&
+	    !state->warned_no_memory) {
+		state->warned_no_memory = true;
+		cgx_log(CGX_LOG_WARNING,
+			"cgroup.event_control: the memory controller is not available in cgroup2 "
+			"here: threshold listeners wake only when their group is removed");
+	}
+	return 0;
+}
+
+/*
+ * One record of an earlier daemon: taken up when its holder still has the
+ * same eventfd, within the limits a registration has now (a record over
+ * them is dropped, one that duplicates another is folded into it).
+ */
 static void restore_one(struct cgx_ctx *ctx, uint64_t serial, const char *record)
 {
+	struct memevent_state *state = &ctx->memevents;
 	struct memevent_request request = {0};
 	_cleanup_close_ int eventfd = -1, pidfd = -1;
 	unsigned long long pages, start, now;
+	unsigned long registrations = 1, admitted;
 	const struct v1_group *group;
 	struct memevent *event;
+	struct proc_creds creds;
+	unsigned int hier, uid;
+	int kind, pid, efd, fields;
 	char level[16];
-	int kind, pid, efd;
 	uint64_t group_id;
-	unsigned int hier;
 	long long id;
 
-	if (serial >= ctx->memevents.next_serial)
-		ctx->memevents.next_serial = serial + 1;
-	if (sscanf(record, "%" SCNu64 " %u %d %llu %15s %d %llu %d %lld", &group_id, &hier, &kind,
-		   &pages, level, &pid, &start, &efd, &id) != 9 ||
-	    kind < MEMEVENT_USAGE || kind > MEMEVENT_PRESSURE ||
-	    !(group = tree_group_by_id(&ctx->tree, group_id)) || group->hier != hier ||
-	    proc_start_time(pid, &now) < 0 || now != start || (pidfd = proc_pidfd(pid)) < 0 ||
-	    (eventfd = proc_pidfd_take(pidfd, efd)) < 0)
+	if (serial >= state->next_serial)
+		state->next_serial = serial + 1;
+	fields = sscanf(record, "%" SCNu64 " %u %d %llu %15s %d %llu %d %lld %u %lu", &group_id,
+			&hier, &kind, &pages, level, &pid, &start, &efd, &id, &uid, &registrations);
+	if ((fields != 9 && fields != 11) || kind < MEMEVENT_USAGE || kind > MEMEVENT_PRESSURE ||
+	    !registrations || !(group = tree_group_by_id(&ctx->tree, group_id)) ||
+	    group->hier != hier || proc_start_time(pid, &now) < 0 || now != start)
 		goto gone;
 	/* The descriptor number may have been closed and reused meanwhile. */
-	if (!proc_own_fd_is_eventfd(eventfd) || (id >= 0 && eventfd_id_of(eventfd) != id))
+	if (id >= 0 && eventfd_id_of(pid, efd) != id)
 		goto gone;
+	/* An earlier daemon's record names no uid: the holder's stands in. */
+	if (fields == 9) {
+		if (proc_creds(pid, &creds) < 0)
+			goto gone;
+		uid = creds.uid;
+	}
 	request = (struct memevent_request){.kind = kind,
 					    .threshold = pages * PAGE_SIZE_BYTES,
-					    .psi_trigger = pressure_trigger_of(level)};
+					    .psi_trigger = pressure_trigger_of(level),
+					    .writer_efd = efd};
 	if (kind == MEMEVENT_PRESSURE && !request.psi_trigger)
+		goto gone;
+	if ((event = find_duplicate(state, uid, group, &request, pid, efd))) {
+		if (duplicate_add(ctx, event, registrations) < 0)
+			goto gone;
+		state_listener_forget(ctx, serial);
+		return;
+	}
+	if (!(admitted = admit(state, uid, registrations, fd_cost(kind))) ||
+	    (pidfd = proc_pidfd(pid)) < 0 || (eventfd = proc_pidfd_take(pidfd, efd)) < 0)
+		goto gone;
+	/* ... or just now. */
+	if (!proc_own_fd_is_eventfd(eventfd) || (id >= 0 && eventfd_id_of(getpid(), eventfd) != id))
 		goto gone;
 	if (event_start(ctx, group, &request, eventfd, &event) < 0)
 		goto gone;
 	steal_fd(eventfd);
+	event->uid = uid;
+	event->registrations = admitted;
 	event->serial = serial;
 	holder_set(event, steal_fd(pidfd), pid, efd);
-	event_link(&ctx->memevents, event);
-	cgx_log(CGX_LOG_INFO, "cgroup.event_control: listener of process %d taken up again", pid);
+	if (event_link(state, event) < 0) {
+		memevent_free(event);
+		goto gone;
+	}
+	if (admitted < registrations)
+		record_save(ctx, event);
 	return;
 gone:
 	state_listener_forget(ctx, serial);
 }
 
-void memevent_restore(struct cgx_ctx *ctx)
+void memevent_restore(struct cgx_ctx *ctx, unsigned int per_uid_limit)
 {
-	int r = state_listeners_each(ctx, restore_one);
+	struct memevent_state *state = &ctx->memevents;
+	unsigned long listeners = 0, registrations = 0;
+	int r;
 
-	if (r < 0)
+	state->per_uid_limit = per_uid_limit ? per_uid_limit : CGX_LISTENERS_PER_UID_DEFAULT;
+	if ((r = state_listeners_each(ctx, restore_one)) < 0)
 		cgx_log_errno(r, "cgroup.event_control: cannot read the listeners kept");
+	for (struct memevent *event = state->events; event; event = event->next) {
+		listeners++;
+		registrations += event->registrations;
+	}
+	/* One line for all: each one's would be as many lines as users made registrations. */
+	if (listeners)
+		cgx_log(CGX_LOG_INFO,
+			"cgroup.event_control: %lu listeners (%lu registrations) taken up again",
+			listeners, registrations);
 }
 
-static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct v1_group *group,
-		      bool fired)
+/* What one check read of a group for a kind of listener (usage, memsw, OOM). */
+struct group_reading {
+	uint64_t group_id;
+	enum memevent_kind kind;
+	unsigned long long value, kills; /* pages, or ooms and oom_kills */
+};
+
+/* One check's readings, shared by the listeners of a group: one read a group, not a listener. */
+struct readings {
+	struct group_reading *items;
+	size_t nr, room;
+};
+
+static struct group_reading group_read(struct cgx_ctx *ctx, struct readings *seen,
+				       const struct memevent *event, const struct v1_group *group)
 {
+	struct group_reading fresh = {.group_id = group->id, .kind = event->kind};
+
+	for (size_t i = 0; i < seen->nr; i++)
+		if (seen->items[i].group_id == group->id && seen->items[i].kind == event->kind)
+			return seen->items[i];
+	if (event->kind == MEMEVENT_OOM)
+		oom_counts(ctx, group, &fresh.value, &fresh.kills);
+	else
+		fresh.value = usage_pages(ctx, event, group);
+	if (seen->nr == seen->room) {
+		struct group_reading *grown =
+			realloc(seen->items, (seen->room * 2 + 8) * sizeof(*grown));
+
+		/* Without room it is read again for the next listener: slower, not wrong. */
+		if (!grown)
+			return fresh;
+		seen->items = grown;
+		seen->room = seen->room * 2 + 8;
+	}
+	seen->items[seen->nr++] = fresh;
+	return fresh;
+}
+
+static void check_one(struct cgx_ctx *ctx, struct readings *seen, struct memevent *event,
+		      const struct v1_group *group, bool fired)
+{
+	struct group_reading now;
 	unsigned long long ooms, kills;
 	int r;
 
 	if ((r = watch_open(ctx, event, group)) < 0)
-		cgx_log_errno(r, "cgroup.event_control: cannot watch %s again after its rename",
-			      group->dir->name);
+		limited_log(&ctx->memevents, CGX_LOG_ERR,
+			    "cgroup.event_control: cannot watch %s again after its rename: %s",
+			    group->dir->name, strerror(-r));
 	switch (event->kind) {
 	case MEMEVENT_USAGE:
 	case MEMEVENT_MEMSW: {
-		bool above = usage_pages(ctx, event, group) >= event->threshold;
+		bool above = group_read(ctx, seen, event, group).value >= event->threshold;
 
 		if (above != event->above)
 			listener_signal(event, 1);
@@ -443,7 +813,9 @@ static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct 
 	}
 	case MEMEVENT_OOM:
 		watch_rearm(event);
-		oom_counts(ctx, group, &ooms, &kills);
+		now = group_read(ctx, seen, event, group);
+		ooms = now.value;
+		kills = now.kills;
 		/* One signal per OOM, as mem_cgroup_oom_notify() gives each. */
 		if (ooms > event->ooms || kills > event->oom_kills)
 			listener_signal(event, ooms - event->ooms > kills - event->oom_kills
@@ -460,22 +832,70 @@ static void check_one(struct cgx_ctx *ctx, struct memevent *event, const struct 
 	}
 }
 
-/* Whether the poll of @fd reported one of @events. */
-static bool polled(int fd, short events, const struct pollfd *fds, size_t nr)
+/*
+ * Whether the poll reported one of @events on @event's descriptor @fd, found
+ * at the slot cgx_memevent_pollfds() gave it rather than by a search: a
+ * search per listener would cost the square of their number each tick.
+ */
+static bool polled(const struct memevent *event, int fd, short events, const struct pollfd *fds,
+		   size_t nr)
 {
-	for (size_t i = 0; i < nr && fd >= 0; i++)
-		if (fds[i].fd == fd && (fds[i].revents & events))
-			return true;
+	for (size_t i = event->poll_slot; fd >= 0 && i < nr && i - event->poll_slot < 2; i++)
+		if (fds[i].fd == fd)
+			return fds[i].revents & events;
 	return false;
 }
 
-/* No process holds the eventfd any more: v1 dropped it at the last close (EPOLLHUP). */
-static bool listener_gone(struct cgx_ctx *ctx, struct memevent *event, const struct pollfd *fds,
-			  size_t nr)
+/*
+ * The listeners whose watched holder exited look for another process
+ * holding their eventfd (v1 dropped one at the last close, EPOLLHUP), all of
+ * them in one pass over /proc: a pass each would hold the lock for seconds
+ * once a process holding hundreds exits. Without eventfd-ids each looks on
+ * its own. One left with no holder has holder_pidfd -1 and goes.
+ */
+static void holders_follow(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr)
 {
-	if (event->holder_pidfd >= 0 && !polled(event->holder_pidfd, POLLIN, fds, nr))
-		return false;
-	return !holder_follow(ctx, event);
+	_cleanup_free_ unsigned long long *ids = NULL;
+	_cleanup_free_ struct proc_fd_ref *holders = NULL;
+	size_t nr_ids = 0, room = 0;
+
+	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
+		if (event->holder_pidfd >= 0 &&
+		    !polled(event, event->holder_pidfd, POLLIN, fds, nr))
+			continue;
+		holder_drop(event);
+		if (event->eventfd_id < 0) {
+			holder_follow(ctx, event);
+			continue;
+		}
+		if (nr_ids == room) {
+			unsigned long long *grown =
+				realloc(ids, (room = room * 2 + 16) * sizeof(*ids));
+
+			if (!grown)
+				continue; /* it goes: what v1 does when it cannot allocate */
+			ids = grown;
+		}
+		ids[nr_ids++] = (unsigned long long)event->eventfd_id;
+	}
+	if (!nr_ids)
+		return;
+	nr_ids = proc_ids_sort_unique(ids, nr_ids);
+	if (!(holders = calloc(nr_ids, sizeof(*holders))) ||
+	    proc_eventfd_holders(ids, nr_ids, holders) < 0)
+		return;
+	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
+		const struct proc_fd_ref *holder;
+		ssize_t found;
+
+		if (event->holder_pidfd >= 0 || event->eventfd_id < 0 ||
+		    (found = proc_ids_find(ids, nr_ids, (unsigned long long)event->eventfd_id)) < 0)
+			continue;
+		holder = &holders[found];
+		/* Found, then gone or replaced before it was pinned: a full look. */
+		if (holder->fd >= 0 && !holder_take(ctx, event, holder->pid, holder->fd))
+			holder_follow(ctx, event);
+	}
 }
 
 /* memcg_event_remove(): the listener reads 1 and finds its control file gone. */
@@ -490,31 +910,36 @@ static void wake_removed(struct memevent_state *state)
 		}
 		listener_signal(event, 1);
 		*link = event->next;
-		memevent_free(event);
+		event_release(state, event);
 	}
 }
 
 void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr)
 {
 	struct memevent_state *state = &ctx->memevents;
+	struct readings seen = {0};
 
 	wake_removed(state);
+	holders_follow(ctx, fds, nr);
 	for (struct memevent **link = &state->events; *link;) {
 		struct memevent *event = *link;
 		const struct v1_group *group = tree_group_by_id(&ctx->tree, event->group_id);
 
-		if (listener_gone(ctx, event, fds, nr)) {
+		/* No process holds the eventfd any more: v1 dropped it at the last close. */
+		if (event->holder_pidfd < 0) {
 			*link = event->next;
 			state_count(state, event, -1);
 			state_listener_forget(ctx, event->serial);
-			memevent_free(event);
+			event_release(state, event);
 			continue;
 		}
 		/* rmdir drops the listeners of the group: a group missing here is not seen. */
 		if (group)
-			check_one(ctx, event, group, polled(event->watch_fd, POLLPRI, fds, nr));
+			check_one(ctx, &seen, event, group,
+				  polled(event, event->watch_fd, POLLPRI, fds, nr));
 		link = &event->next;
 	}
+	free(seen.items);
 }
 
 bool cgx_memevent_ticking(struct cgx_ctx *ctx)
@@ -527,6 +952,9 @@ size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room
 	size_t nr = 0;
 
 	for (struct memevent *event = ctx->memevents.events; event; event = event->next) {
+		/* Only the filling call places the listeners; the counting one passes no room. */
+		if (room)
+			event->poll_slot = nr < room ? nr : SIZE_MAX;
 		if (event->watch_fd >= 0) {
 			if (nr < room)
 				fds[nr] = (struct pollfd){.fd = event->watch_fd, .events = POLLPRI};
@@ -578,5 +1006,7 @@ void memevent_state_release(struct memevent_state *state)
 {
 	free_all(&state->events);
 	free_all(&state->removed);
-	state->nr_ticked = 0;
+	tdestroy(state->uid_counts, free);
+	state->uid_counts = NULL;
+	state->nr_ticked = state->nr_fds = state->nr_fds_unprivileged = 0;
 }

@@ -3,6 +3,7 @@
 #ifndef CGX_MEMEVENT_H
 #define CGX_MEMEVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,7 +14,31 @@
  */
 #define CGX_MEMEVENT_TICK_MS 250
 
+/*
+ * Registrations a uid other than root may hold at once (--listeners-per-uid):
+ * as many eventfds as one process can open under the usual soft limit.
+ * Duplicates count; past it a registration gets ENOMEM, as v1's when the
+ * kernel runs out.
+ */
+#define CGX_LISTENERS_PER_UID_DEFAULT 1024
+
+/*
+ * Descriptors no listener may take: what the daemon needs to serve requests
+ * (16 FUSE threads and the watcher, each with a few descriptors open at a
+ * time for a mkdir, a move or a read, and the daemon's own dozen).
+ * Listeners of uids other than root may hold at most half of the rest, so
+ * that root's still register when many uids flood.
+ */
+#define CGX_FD_RESERVE 256
+
 struct memevent;
+
+/* At most this many log lines a minute, then one line saying how many were left out. */
+struct memevent_log_limit {
+	long long window_ms;
+	unsigned int lines;
+	unsigned long long suppressed;
+};
 
 struct memevent_state {
 	struct memevent *events;
@@ -21,6 +46,12 @@ struct memevent_state {
 	struct memevent *removed;
 	size_t nr_ticked;     /* listeners read every tick (threshold, OOM) */
 	uint64_t next_serial; /* names the record of the next registration */
+	unsigned int per_uid_limit;
+	void *uid_counts; /* tsearch(3) tree: registrations held per uid */
+	/* Descriptors the listeners may hold open (all, those of uids other than root). */
+	size_t nr_fds, nr_fds_unprivileged;
+	struct memevent_log_limit log_limit;
+	bool warned_no_memory;
 };
 
 /* Closes every descriptor kept, waking nobody: the daemon is going away. */

@@ -305,18 +305,17 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
 	return -ESRCH;
 }
 
-/* The descriptor of process @pid on the same open file as our @fd, -1 if none. */
-static int holding_fd(pid_t pid, int fd, const char *link)
+bool proc_same_file(int own_fd, pid_t pid, int fd)
 {
-	_cleanup_closedir_ DIR *fds = NULL;
-	struct dirent *entry;
-	char path[64];
+	return syscall(SYS_kcmp, getpid(), pid, KCMP_FILE, own_fd, fd) == 0;
+}
 
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	if (!(fds = opendir(path)))
-		return -1;
+/* The next descriptor in the /proc/PID/fd listing @fds whose link is @link; -1 at the end. */
+static int next_fd_named(DIR *fds, const char *link)
+{
+	struct dirent *entry;
+
 	while ((entry = readdir(fds))) {
-		int theirs = (int)strtol(entry->d_name, NULL, 10);
 		char target[64];
 		ssize_t n;
 
@@ -325,9 +324,30 @@ static int holding_fd(pid_t pid, int fd, const char *link)
 		if ((n = readlinkat(dirfd(fds), entry->d_name, target, sizeof(target) - 1)) < 0)
 			continue;
 		target[n] = '\0';
-		if (strcmp(target, link))
-			continue;
-		if (syscall(SYS_kcmp, getpid(), pid, KCMP_FILE, fd, theirs) == 0)
+		if (!strcmp(target, link))
+			return (int)strtol(entry->d_name, NULL, 10);
+	}
+	return -1;
+}
+
+static DIR *open_fd_dir(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	return opendir(path);
+}
+
+/* The descriptor of process @pid on the same open file as our @fd, -1 if none. */
+static int holding_fd(pid_t pid, int fd, const char *link)
+{
+	_cleanup_closedir_ DIR *fds = open_fd_dir(pid);
+	int theirs;
+
+	if (!fds)
+		return -1;
+	while ((theirs = next_fd_named(fds, link)) >= 0) {
+		if (proc_same_file(fd, pid, theirs))
 			return theirs;
 	}
 	return -1;
@@ -349,4 +369,98 @@ int proc_file_holder(int fd, const char *link, pid_t *holder, int *holder_fd)
 		}
 	}
 	return -ESRCH;
+}
+
+/* The value of "@key:" in the fdinfo text @info. */
+static int fdinfo_value(const char *info, const char *key, int base, unsigned long long *value)
+{
+	size_t len = strlen(key);
+
+	for (const char *line = info; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			*value = strtoull(line + len + 1, NULL, base);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int proc_fdinfo_field(pid_t pid, unsigned long fd, const char *key, int base,
+		      unsigned long long *value)
+{
+	_cleanup_strbuf_ struct strbuf info = STRBUF_INIT;
+	char path[64];
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%lu", (int)pid, fd);
+	if ((r = read_file_at(AT_FDCWD, path, &info)) < 0)
+		return r == -ENOENT ? -EBADF : r;
+	return fdinfo_value(info.buf, key, base, value);
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t proc_ids_sort_unique(unsigned long long *ids, size_t nr)
+{
+	size_t kept = 0;
+
+	qsort(ids, nr, sizeof(*ids), compare_ids);
+	for (size_t i = 0; i < nr; i++)
+		if (!kept || ids[kept - 1] != ids[i])
+			ids[kept++] = ids[i];
+	return kept;
+}
+
+ssize_t proc_ids_find(const unsigned long long *ids, size_t nr, unsigned long long id)
+{
+	const unsigned long long *found = bsearch(&id, ids, nr, sizeof(*ids), compare_ids);
+
+	return found ? found - ids : -1;
+}
+
+/* The eventfds of process @pid whose ids are wanted, into @holders; how many were new. */
+static size_t eventfds_of(pid_t pid, const unsigned long long *ids, size_t nr,
+			  struct proc_fd_ref *holders)
+{
+	_cleanup_closedir_ DIR *fds = open_fd_dir(pid);
+	size_t found = 0;
+	int fd;
+
+	if (!fds)
+		return 0;
+	while ((fd = next_fd_named(fds, PROC_EVENTFD_LINK)) >= 0) {
+		unsigned long long id;
+		ssize_t wanted;
+
+		if (proc_fdinfo_field(pid, (unsigned long)fd, "eventfd-id", 10, &id) < 0 ||
+		    (wanted = proc_ids_find(ids, nr, id)) < 0 || holders[wanted].fd >= 0)
+			continue;
+		holders[wanted] = (struct proc_fd_ref){pid, fd};
+		found++;
+	}
+	return found;
+}
+
+int proc_eventfd_holders(const unsigned long long *ids, size_t nr, struct proc_fd_ref *holders)
+{
+	_cleanup_(pid_list_release) struct pid_list procs = {0};
+	pid_t self = getpid();
+	size_t found = 0;
+	int r;
+
+	for (size_t i = 0; i < nr; i++)
+		holders[i] = (struct proc_fd_ref){0, -1};
+	if ((r = proc_list_all(false, &procs)) < 0)
+		return r;
+	for (size_t i = 0; i < procs.nr && found < nr; i++)
+		if (procs.pids[i] != self)
+			found += eventfds_of(procs.pids[i], ids, nr, holders);
+	return 0;
 }

@@ -53,6 +53,32 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours);
 int proc_list_all(bool threads, struct pid_list *pids);
 
 /*
+ * Field @key ("flags", "eventfd-id") of descriptor @fd of task @pid in
+ * /proc/PID/fdinfo, read in @base (flags are octal); -EBADF when the task has
+ * no such descriptor, -ENOENT when the kernel shows no such field.
+ */
+int proc_fdinfo_field(pid_t pid, unsigned long fd, const char *key, int base,
+		      unsigned long long *value);
+
+/* A descriptor of a process holding an eventfd: {0, -1} for none. */
+struct proc_fd_ref {
+	pid_t pid;
+	int fd;
+};
+/* Sorts @nr @ids ascending and drops repeats; how many are left. */
+size_t proc_ids_sort_unique(unsigned long long *ids, size_t nr);
+/* Where @id is in the sorted @ids, -1 if it is not. */
+ssize_t proc_ids_find(const unsigned long long *ids, size_t nr, unsigned long long id);
+/*
+ * For each of the @nr eventfd-ids @ids (proc_ids_sort_unique()), a process
+ * other than the daemon that holds that eventfd, in one pass over /proc.
+ */
+int proc_eventfd_holders(const unsigned long long *ids, size_t nr, struct proc_fd_ref *holders);
+
+/* Whether descriptor @fd of process @pid is the very open file of our @own_fd (kcmp(2)). */
+bool proc_same_file(int own_fd, pid_t pid, int fd);
+
+/*
  * A process other than the daemon with a descriptor (@holder_fd) on the
  * open file behind the daemon's @fd (kcmp(2) KCMP_FILE), its descriptors
  * named @link in /proc; -ESRCH when no other process holds it.

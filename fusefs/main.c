@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,11 +56,25 @@ static void usage(FILE *out)
 		"                      holds the FUSE connection and restarts the daemon\n"
 		"  --fdstore           keep the FUSE connection in systemd's file\n"
 		"                      descriptor store (FileDescriptorStoreMax=)\n"
+		"  --listeners-per-uid N  cgroup.event_control registrations a uid other\n"
+		"                      than root may hold (default %d)\n"
 		"  -f, --foreground    stay in the foreground\n"
 		"  -d, --debug         log every request (implies -f)\n"
 		"  -o OPTIONS          further FUSE mount options\n"
 		"  -h, --help          show this help\n"
-		"  -V, --version       show the version\n");
+		"  -V, --version       show the version\n",
+		CGX_LISTENERS_PER_UID_DEFAULT);
+}
+
+/* A count of at least 1, as --listeners-per-uid takes it. */
+static int parse_count(const char *text, unsigned int *count)
+{
+	unsigned long long value;
+
+	if (kstrtoull(text, 10, &value) < 0 || !value || value > UINT_MAX)
+		return -EINVAL;
+	*count = (unsigned int)value;
+	return 0;
 }
 
 /* "64M", "1G", "500000"; 0 means no cap. */
@@ -88,6 +103,7 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"primary-order", required_argument, NULL, 'P'},
 		{"supervise", no_argument, NULL, 'S'},
 		{"fdstore", no_argument, NULL, 'F'},
+		{"listeners-per-uid", required_argument, NULL, 'U'},
 		{"foreground", no_argument, NULL, 'f'},
 		{"debug", no_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
@@ -127,6 +143,13 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		case 'F':
 			args->fdstore = true;
 			break;
+		case 'U':
+			if (parse_count(optarg, &args->model.listeners_per_uid) < 0) {
+				fprintf(stderr,
+					"cgxfs: --listeners-per-uid wants a count of 1 or more\n");
+				return -EINVAL;
+			}
+			break;
 		case 'f':
 			args->foreground = true;
 			break;
@@ -154,6 +177,23 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * Every descriptor the hard limit allows: listeners of cgroup.event_control
+ * hold some each (memevent.c keeps a reserve for requests out of the soft
+ * limit), and systemd starts services at a soft limit of 1024.
+ */
+static void raise_nofile_limit(void)
+{
+	struct rlimit limit;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur == limit.rlim_max)
+		return;
+	limit.rlim_cur = limit.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &limit) < 0)
+		cgx_log_errno(-errno, "cannot raise the open files limit to %llu",
+			      (unsigned long long)limit.rlim_max);
 }
 
 /*
@@ -308,6 +348,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (args.debug)
 		cgx_log_set_level(CGX_LOG_DEBUG);
+	raise_nofile_limit();
 	/* Handed a connection: the mount is up and its point must not be looked at (no one
 	 * answers). */
 	if ((r = conn_from_listen_fds(&conn)) < 0)

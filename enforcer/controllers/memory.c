@@ -635,12 +635,23 @@ static bool same_group_file(const struct v1_file_ctx *fc, unsigned long fd)
 	       (uint64_t)stx.stx_ino >> 8 == fc->dir->group[fc->hier]->id;
 }
 
+/*
+ * Whether the writer's descriptor @fd, whose /proc link is @target, is one
+ * fdget() finds: none at all, or one opened with O_PATH, is EBADF.
+ */
+static bool fd_found(const struct v1_file_ctx *fc, unsigned long fd, const char *target)
+{
+	unsigned long long flags;
+
+	return target[0] && !(proc_fdinfo_field(fc->caller->tid, fd, "flags", 8, &flags) == 0 &&
+			      (flags & O_PATH));
+}
+
 /* The register_event() of each file: its ARGS parsed, then the writer's eventfd kept. */
 static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind, unsigned long efd,
 			  char *args)
 {
 	struct memevent_request request = {.kind = kind, .writer_efd = (int)efd};
-	_cleanup_close_ int eventfd = -1;
 	unsigned long long pages;
 	int r;
 
@@ -654,16 +665,7 @@ static int event_register(const struct v1_file_ctx *fc, enum memevent_kind kind,
 	}
 	if (efd > INT_MAX)
 		return -EBADF;
-	if ((eventfd = proc_fd_take(fc->caller->tid, (int)efd)) < 0)
-		return cgx_log_errno(eventfd, "cgroup.event_control: cannot take eventfd %lu of %d",
-				     efd, (int)fc->caller->tid);
-	/* The writer may have replaced it since it was checked: what we hold must be one. */
-	if (!proc_own_fd_is_eventfd(eventfd))
-		return -EINVAL;
-	if ((r = memevent_add(fc, eventfd, &request)) < 0)
-		return r;
-	steal_fd(eventfd);
-	return 0;
+	return memevent_register(fc, &request);
 }
 
 /*
@@ -690,12 +692,12 @@ static int event_control_write(const struct v1_file_ctx *fc, char *buf, size_t l
 		return -EINVAL;
 	buf = *end ? end + 1 : end;
 	proc_fd_target(fc->caller->tid, efd, efd_target, sizeof(efd_target));
-	if (!efd_target[0])
+	if (!fd_found(fc, efd, efd_target))
 		return -EBADF;
 	if (strcmp(efd_target, PROC_EVENTFD_LINK))
 		return -EINVAL;
 	proc_fd_target(fc->caller->tid, cfd, cfd_target, sizeof(cfd_target));
-	if (!cfd_target[0])
+	if (!fd_found(fc, cfd, cfd_target))
 		return -EBADF;
 	name = strrchr(cfd_target, '/') ? strrchr(cfd_target, '/') + 1 : cfd_target;
 	for (size_t i = 0; i < ARRAY_SIZE(event_files); i++) {
