@@ -2,7 +2,7 @@
 # The deprecation log (docs/deprecation-log.md): which uses are recorded,
 # with what, the counters file, syslog's rate limit, SIGHUP, a full disk.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

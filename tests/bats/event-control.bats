@@ -6,8 +6,8 @@
 # (tests/vm/suites/v2-memory-events.bats covers those); PSI exists, so a
 # pressure listener gets its trigger.
 
-load helpers
-load listener
+load ../lib/helpers
+load ../lib/listener
 
 LISTENER=${LISTENER:-$(dirname "$CGXFS")/../examples/memory-threshold-listener}
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Mounting and unmounting: the default mount point under /sys/fs, daemon life.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	CG2=$(cgroup2_mount)

@@ -1,7 +1,7 @@
 # Shared by stress.bats and faults.bats (loaded after helpers): clients of
-# tests/stress/client.sh on the view, their sleepers, and the clean-up check.
+# tests/lib/stress-client.sh on the view, their sleepers, and the clean-up check.
 
-CLIENT=$BATS_TEST_DIRNAME/../stress/client.sh
+CLIENT=$BATS_TEST_DIRNAME/../lib/stress-client.sh
 HIER_LIST="cpu,cpuacct memory net_cls,net_prio freezer pids"
 
 setup() {
