@@ -13,7 +13,9 @@ teardown() {
 	for f in "$WORK"/sleepers.*; do
 		[ -e "$f" ] && kill -9 $(cat "$f") 2>/dev/null
 	done
-	pkill -9 -f "$CLIENT" 2>/dev/null || true
+	# Only this test's clients (they name its mount point): the other suite
+	# of clients may be running at the same time (ctest -j).
+	pkill -9 -f "$CLIENT $MNT " 2>/dev/null || true
 	common_teardown
 	rm -rf "$WORK"
 }
