@@ -2,7 +2,7 @@
 # blkio throttle files on the host: parsing and device checks as blk-throttle,
 # io.max when the base has the io controller, a loud EOPNOTSUPP when not.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

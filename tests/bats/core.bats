@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # cgxfs core on the host's real cgroup2 mount: view, groups, moves, errors, restart.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

@@ -2,7 +2,7 @@
 # cpuset files on the host: the v1 rules hold whether or not the v2 base has
 # the cpuset controller (this hybrid host binds it to v1).
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

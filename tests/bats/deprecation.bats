@@ -3,7 +3,7 @@
 # with what, the counters file, the rate limit of the file and syslog, the
 # bounds of a line, the size cap, SIGHUP, a full disk.
 
-load helpers
+load ../lib/helpers
 
 MIGRATE=${CGX_MIGRATE:-$(dirname "$CGXFS")/cgx-migrate}
 

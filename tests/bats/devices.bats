@@ -3,7 +3,7 @@
 # filtered by the BPF_PROG_TYPE_CGROUP_DEVICE programs cgxfs attaches to the
 # leaves of the host's cgroup2 mount. /dev/null is c 1:3, /dev/zero is c 1:5.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

@@ -3,7 +3,7 @@
 # base removed and processes moved by another tool. The daemon repairs its
 # mirror, logs it, and loses no group or value; it never goes down.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	scratch_setup

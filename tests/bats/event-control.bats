@@ -9,8 +9,8 @@
 # are held once, and root's requests keep a reserve (tests/bats/soak.bats
 # floods it).
 
-load helpers
-load listener
+load ../lib/helpers
+load ../lib/listener
 
 LISTENER=${LISTENER:-$(dirname "$CGXFS")/../examples/memory-threshold-listener}
 FLOOD=$BATS_TEST_DIRNAME/event-flood.py

@@ -8,7 +8,7 @@
 # owner. A reference mount of tmpfs, which cgx-exec hands to the kernel,
 # shows the lookup and may_mount() answers are the kernel's own.
 
-load helpers
+load ../lib/helpers
 
 bats_require_minimum_version 1.5.0
 

@@ -4,7 +4,7 @@
 # statfs and mount -t cgroup. Every mount it makes lives in the command's
 # private namespace and goes with it; the view's groups go with the base.
 
-load helpers
+load ../lib/helpers
 
 bats_require_minimum_version 1.5.0
 

@@ -2,8 +2,8 @@
 # Faults: kill -9 of the daemon in the middle of concurrent clients' work,
 # then a restart: every group and membership is kept, no dead mount is left.
 
-load helpers
-load ../stress/clients
+load ../lib/helpers
+load ../lib/stress-clients
 
 @test "fifty kill -9 in the middle of the stress: each restart keeps every group and membership" {
 	for round in $(seq 50); do

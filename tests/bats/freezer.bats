@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # freezer.state on cgroup2's cgroup.freeze: real processes on the host's cgroup2 mount.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

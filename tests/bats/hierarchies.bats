@@ -2,7 +2,7 @@
 # Hierarchies made and removed while mounted: mkdir and rmdir at the mount
 # root do what `mount -t cgroup -o SPEC` and its last umount did.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

@@ -3,7 +3,7 @@
 # answered as a v1 kernel answers it (tests/differential/hostile-input.sh
 # compares with one), and the daemon keeps serving a consistent view.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

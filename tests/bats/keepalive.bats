@@ -3,8 +3,8 @@
 # daemon on it. Processes inside the view (a cwd, open files) see no error
 # across kill -9 of the daemon: requests wait for the next daemon.
 
-load helpers
-load listener
+load ../lib/helpers
+load ../lib/listener
 
 LISTENER=${LISTENER:-$(dirname "$CGXFS")/../examples/memory-threshold-listener}
 

@@ -4,7 +4,7 @@
 # two subgroups in a tight loop with a ~1 MiB command line. The log stays
 # small, the counters stay exact, and root's operations keep working.
 
-load helpers
+load ../lib/helpers
 
 TEST_USER=cgxtest
 

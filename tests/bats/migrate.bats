@@ -3,7 +3,7 @@
 # of a running cgxfs view and of a deprecation log; the formats, the plan,
 # the fleet merge, the table, and bad input.
 
-load helpers
+load ../lib/helpers
 
 MIGRATE=${CGX_MIGRATE:-$(dirname "$CGXFS")/cgx-migrate}
 

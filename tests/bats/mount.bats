@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Mounting and unmounting: the default mount point under /sys/fs, daemon life.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	CG2=$(cgroup2_mount)
@@ -23,7 +23,7 @@ teardown() {
 	# Only ever inside a private mount namespace: the host's /sys/fs is left alone.
 	run unshare -m --propagation private bash -c '
 		before=$(ls /sys/fs | sort | tr "\n" " ")
-		"$0" --cgroup2 "$1" --base "$2" || exit 10
+		"$0" --cgroup2 "$1" --base "$2" --log "" || exit 10
 		ls /sys/fs/cgroup-compat/cpu,cpuacct/tasks >/dev/null || exit 11
 		after=$(ls /sys/fs | grep -v "^cgroup-compat$" | sort | tr "\n" " ")
 		[ "$before" = "$after" ] || { echo "entries changed: $before / $after"; exit 12; }

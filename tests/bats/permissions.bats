@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The v1 rules of who may move whom, checked by cgxfs on the caller's behalf.
 
-load helpers
+load ../lib/helpers
 
 TEST_USER=cgxtest
 

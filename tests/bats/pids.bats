@@ -2,7 +2,7 @@
 # pids files on the host. This hybrid host binds pids to v1, so the v2 base
 # usually lacks the controller: then writes must fail loudly, never silently.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

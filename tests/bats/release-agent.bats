@@ -3,7 +3,7 @@
 # when a flagged group loses its last task and child (cgroup.events
 # "populated 0" in v2), as root, with the kernel's environment.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

@@ -3,7 +3,7 @@
 # groups: after a restart every process sits in one leaf whose recorded
 # tuple is what the view's tasks files say, in every hierarchy.
 
-load helpers
+load ../lib/helpers
 
 setup() {
 	common_setup

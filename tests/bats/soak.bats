@@ -6,7 +6,7 @@
 # bounded by the per-uid limit: a second flood as large as the first, after
 # the first one's listeners went, leaves no more behind.
 
-load helpers
+load ../lib/helpers
 
 FLOOD=$BATS_TEST_DIRNAME/event-flood.py
 ATTEMPTS=100000

@@ -2,8 +2,8 @@
 # Concurrency: 16 clients doing mixed operations at once, then the invariant
 # (faults.bats kills the daemon in the middle of such runs).
 
-load helpers
-load ../stress/clients
+load ../lib/helpers
+load ../lib/stress-clients
 
 @test "16 clients, 10,000 mixed operations: no unexpected error, the fold holds, nothing leaks" {
 	start_clients 16 625

@@ -10,7 +10,7 @@ VIEW=/run/cgx-view
 CG2=/sys/fs/cgroup
 
 load view
-load ../../bats/listener
+load ../../lib/listener
 
 setup_file() {
   view_start "$VIEW" cgxfs-memory-events.log --base cgx

@@ -1,7 +1,7 @@
 # Shared by stress.bats and faults.bats (loaded after helpers): clients of
-# tests/stress/client.sh on the view, their sleepers, and the clean-up check.
+# tests/lib/stress-client.sh on the view, their sleepers, and the clean-up check.
 
-CLIENT=$BATS_TEST_DIRNAME/../stress/client.sh
+CLIENT=$BATS_TEST_DIRNAME/../lib/stress-client.sh
 HIER_LIST="cpu,cpuacct memory net_cls,net_prio freezer pids"
 
 setup() {
@@ -13,7 +13,9 @@ teardown() {
 	for f in "$WORK"/sleepers.*; do
 		[ -e "$f" ] && kill -9 $(cat "$f") 2>/dev/null
 	done
-	pkill -9 -f "$CLIENT" 2>/dev/null || true
+	# Only this test's clients (they name its mount point): the other suite
+	# of clients may be running at the same time (ctest -j).
+	pkill -9 -f "$CLIENT $MNT " 2>/dev/null || true
 	common_teardown
 	rm -rf "$WORK"
 }

@@ -6,8 +6,8 @@
  * kernel/cgroup/{pids,rdma,misc}.c, kernel/cgroup/cpuset.c). The fuzzers ask
  * it of every value cgx hands to a v2 file.
  */
-#ifndef CGX_FUZZ_V2_SYNTAX_H
-#define CGX_FUZZ_V2_SYNTAX_H
+#ifndef CGX_TEST_V2_SYNTAX_H
+#define CGX_TEST_V2_SYNTAX_H
 
 #include <stddef.h>
 

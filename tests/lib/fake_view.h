@@ -8,8 +8,8 @@
  * would refuse aborts the fuzzer (or, @lenient, fails with EINVAL as the
  * kernel's write would).
  */
-#ifndef CGX_FUZZ_FAKE_VIEW_H
-#define CGX_FUZZ_FAKE_VIEW_H
+#ifndef CGX_TEST_FAKE_VIEW_H
+#define CGX_TEST_FAKE_VIEW_H
 
 #include "cgx.h"
 
