@@ -5,6 +5,8 @@
  *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
  *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
+ *   trusted.cgx.name                the v1 name of a directory whose v2 name is its hash,
+ *                                   written before any other record (tree_escape_name)
  *   trusted.cgx.origin/PID.START    on the base: the cgroup2 path PID came from
  *   trusted.cgx.hierarchies         on the base: the hierarchies, once one was made or removed
  *   trusted.cgx.next-id             on the base: no group id at or above it was handed out
@@ -24,6 +26,7 @@
 #define XATTR_VALUE    "trusted.cgx.val/"
 #define XATTR_ATTR     "trusted.cgx.attr/"
 #define XATTR_TUPLE    "trusted.cgx.tuple"
+#define XATTR_NAME     "trusted.cgx.name"
 #define XATTR_ORIGIN   "trusted.cgx.origin/"
 #define XATTR_HIERS    "trusted.cgx.hierarchies"
 #define XATTR_NEXT_ID  "trusted.cgx.next-id"
@@ -177,12 +180,21 @@ int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
 
 int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple)
 {
-	char text[8192];
-	int r = fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, sizeof(text));
+	_cleanup_free_ char *text = malloc(FOLD_TUPLE_TEXT_MAX);
+	int r;
 
-	if (r < 0)
+	if (!text)
+		return -ENOMEM;
+	if ((r = fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, FOLD_TUPLE_TEXT_MAX)) < 0)
 		return r;
 	return v2_xattr_set(fd, XATTR_TUPLE, text, strlen(text));
+}
+
+int state_save_dir_name(int fd, const struct v2_dir *dir)
+{
+	if (!dir->v1_name)
+		return 0;
+	return v2_xattr_set(fd, XATTR_NAME, dir->v1_name, strlen(dir->v1_name));
 }
 
 int state_drop_tuple(int fd)
@@ -456,6 +468,9 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
 						     true);
+			/* A hashed v2 name says nothing of the v1 name: its record does. */
+			else if (!strcmp(name, XATTR_NAME) && tree_is_hashed_name(dir->name))
+				r = tree_set_v1_name(dir, value.buf);
 			else if (!strcmp(name, XATTR_TUPLE)) {
 				struct pending_tuple *p = calloc(1, sizeof(*p));
 

@@ -491,3 +491,22 @@ for name in sys.argv[2:]:
 PY
 	[ "$(jq -r ".processes[] | select(.pid == $pid) | .comm" "$WORK/r.json")" = $'x\e[2Jy\r' ]
 }
+
+@test "a group name past NAME_MAX gets the hashed v2 name cgxfs gives it, not an error" {
+	local root=$WORK/cgroup name
+	# 255 bytes (what /tmp holds) that need the escape: 257 in v2.
+	name=memory.$(head -c 248 /dev/zero | tr '\0' m)
+	mkdir -p "$root/cpu,cpuacct/$name"
+	: >"$root/cpu,cpuacct/tasks"
+	: >"$root/cpu,cpuacct/$name/tasks"
+	"$MIGRATE" report --scan "$root" --format json -o "$WORK/r.json"
+	hashed=$(python3 -c '
+import os, sys
+h = 0xcbf29ce484222325
+for b in os.fsencode(sys.argv[1]):
+    h = ((h ^ b) * 0x100000001b3) & (2**64 - 1)
+print("@@~%016x" % h)' "$name")
+	[ "$(jq -r '.hierarchies[0].groups[1].path' "$WORK/r.json")" = "/$name" ]
+	[ "$(jq -r '.hierarchies[0].groups[1].v2_path' "$WORK/r.json")" = "/$hashed" ]
+	[ "$(jq -r '.v2_layout.children[0].name' "$WORK/r.json")" = "$hashed" ]
+}
