@@ -169,6 +169,14 @@ void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr
 /* Tasks (tasks.c). */
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,
 		   struct strbuf *out);
+/*
+ * At an open for writing: for tasks and cgroup.procs (V1F_OPENER_CREDS), the
+ * opener's groups and capabilities into @creds (malloc()ed, kept with the
+ * open file) and @opener, which cgroup2's delegation rule checks at a move;
+ * NULL for other files, or when the opener's status cannot be read.
+ */
+int cgx_tasks_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
+			  struct cgx_caller *opener, struct proc_fs_creds **creds);
 /* Writes to tasks (@threadgroup false) or cgroup.procs (true). */
 int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threadgroup,
 		     const struct cgx_caller *caller, char *buf);

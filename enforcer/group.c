@@ -385,7 +385,7 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
 {
 	const struct cgx_hier *h = &ctx->hiers.hier[hier];
-	const struct cgx_caller daemon = {getpid(), 0, 0, true};
+	const struct cgx_caller daemon = {getpid(), 0, 0, true, NULL};
 
 	for (unsigned int file = 0; file < h->nr_files; file++) {
 		const char *value = dir->group[hier]->values[file];

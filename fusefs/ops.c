@@ -40,7 +40,7 @@ static struct cgx_caller req_caller(fuse_req_t req)
 {
 	const struct fuse_ctx *fc = fuse_req_ctx(req);
 
-	return (struct cgx_caller){fc->pid, fc->uid, fc->gid, false};
+	return (struct cgx_caller){fc->pid, fc->uid, fc->gid, false, NULL};
 }
 
 static int node_decode(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node)
@@ -416,6 +416,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	LOCKED_CTX(req);
 	struct cgx_caller opener = req_caller(req);
+	struct proc_fs_creds *creds = NULL;
 	struct open_file *file;
 	struct node node;
 	int r;
@@ -433,9 +434,14 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EACCES);
 		return;
 	}
-	if (node.kind == NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY)
+	if (node.kind == NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY) {
 		cgx_file_note_opener(ctx, node.hier, node.file, &opener);
-	if (!(file = open_files_add(&fs->files, ino, &opener))) {
+		if ((r = cgx_tasks_note_opener(ctx, node.hier, node.file, &opener, &creds)) < 0) {
+			fuse_reply_err(req, -r);
+			return;
+		}
+	}
+	if (!(file = open_files_add(&fs->files, ino, &opener, creds))) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}

@@ -122,7 +122,7 @@ records() {
 	[ -z "$(cat "$MNT/cgx.limits")" ]
 	[ "$(write_result "$MNT/cgx.limits" 1)" = "Permission denied" ]
 	[ "$(cut -d' ' -f1 "$MNT/cgx.deprecations" | tr '\n' ' ')" = \
-		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate log_lost syslog_suppressed " ]
+		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate delegation-refused log_lost syslog_suppressed " ]
 }
 
 @test "a loop of 10,000 writes is logged in full but rate-limited in syslog" {
