@@ -157,6 +157,7 @@ void v1_group_free(struct v1_group *group)
 		free(group->values[i]);
 	free(group->values);
 	free(group->file_attrs);
+	free(group->xattrs);
 	free(group);
 }
 

@@ -18,6 +18,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+struct v1_xattrs;
+
 /* chmod/chown of one file of a group, which v1 keeps per file. */
 struct v1_file_attr {
 	unsigned int file;
@@ -52,6 +54,8 @@ struct v1_group {
 	/* Text a v1 read returns, per file index of the hierarchy; NULL = default. */
 	char **values;
 	unsigned int nr_values;
+	/* Extended attributes kept, per inode: [0] the directory, [1 + file] (xattr.c). */
+	struct v1_xattrs *xattrs;
 };
 
 /* A membership tuple: the v1 group of a process in every hierarchy. */
