@@ -248,7 +248,9 @@ static int check_v2_delegation(struct cgx_ctx *ctx, const struct cgx_caller *cal
 	const char *need = common;
 	int r;
 
-	if (caller->admin_at_open)
+	/* Within the base the daemon decides, by v1's rules: only a crossing of its edge counts. */
+	if (caller->admin_at_open ||
+	    (cgroup2_path_in_base(ctx, from) && cgroup2_path_in_base(ctx, to)))
 		return 0;
 	cgroup2_common_ancestor(from, to, common, sizeof(common));
 	r = cgroup2_may_write_procs(ctx, caller, common);
@@ -410,6 +412,7 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 	struct tuple current, wanted;
 	char v2_path[PATH_MAX];
 	_cleanup_close_ int pidfd = -1;
+	bool from_outside;
 	pid_t tgid;
 	int pid, r, inside;
 
@@ -441,7 +444,8 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 			prune_leaf_of(ctx, &current);
 		return 0;
 	}
-	if (!cgroup2_path_in_base(ctx, v2_path)) {
+	from_outside = !cgroup2_path_in_base(ctx, v2_path);
+	if (from_outside) {
 		char need[PATH_MAX + 16], base[PATH_MAX + 1];
 
 		snprintf(base, sizeof(base), "/%s", ctx->base_relpath);
@@ -461,10 +465,14 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 	if (tuple_is_root(&wanted, &ctx->tree) &&
 	    attach_to_origin(ctx, caller, hier, threadgroup, tgid, v2_path) == 0)
 		goto moved;
-	if (!inside && (r = state_origin_save(ctx, tgid, v2_path)) < 0)
+	/*
+	 * Where it came from, when that is outside the base: one another tool
+	 * put in a directory of the base keeps the way home it had, if any.
+	 */
+	if (from_outside && (r = state_origin_save(ctx, tgid, v2_path)) < 0)
 		return cgx_log_errno(r, "cannot record where process %d came from", (int)tgid);
 	if ((r = attach_to_leaf(ctx, &wanted, tgid)) < 0) {
-		if (!inside)
+		if (from_outside)
 			state_origin_forget(ctx, tgid);
 		return r;
 	}

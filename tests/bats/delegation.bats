@@ -190,3 +190,19 @@ PY
 	[ "$(v2_path_of "$pid")" = "/$BASE/g1" ]
 	[ "$(records_of delegation-refused)" = 0 ]
 }
+
+@test "a process another tool put in the base moves by v1's rules and keeps its way home" {
+	spawn_jailed
+	mkdir "$MNT/freezer/other"
+	echo "$pid" >"$MNT/freezer/other/tasks"
+	# Behind the daemon's back, into g1's directory: no leaf, so the roots.
+	echo "$pid" >"$CG2/$BASE/g1/cgroup.procs"
+	grep -qx "$pid" "$MNT/freezer/tasks"
+	# Inside the base the daemon decides, by v1's rules alone.
+	[ "$(user_write_result "$G1/tasks" "$pid")" = ok ]
+	[ "$(cat "$G1/tasks")" = "$pid" ]
+	[ "$(records_of delegation-refused)" = 0 ]
+	# Home is still the jail, not the directory the other tool used.
+	echo "$pid" >"$MNT/freezer/tasks"
+	[ "$(v2_path_of "$pid")" = "/$PARENT/jail" ]
+}
