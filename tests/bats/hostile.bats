@@ -203,8 +203,12 @@ v2_names_fit() {
 	echo 1 >"$G/$name/notify_on_release"
 	v2=$CG2/$BASE/g/$(hashed_v2_name "$name")
 	rmdir "$v2"
-	cat "$G/$name/tasks" >/dev/null 2>&1 || true
-	for _ in $(seq 50); do [ -d "$v2" ] && break; sleep 0.1; done
+	# A write opens the directory, finds it gone and asks for the repair (else due within 10 s).
+	echo 1 >"$G/$name/notify_on_release" 2>/dev/null || true
+	for _ in $(seq 150); do
+		[ "$(getfattr --only-values -n trusted.cgx.name "$v2" 2>/dev/null)" = "$name" ] && break
+		sleep 0.1
+	done
 	[ "$(getfattr --only-values -n trusted.cgx.name "$v2")" = "$name" ]
 	stop_cgxfs
 	start_cgxfs

@@ -214,8 +214,9 @@ os.setxattr('$G', 'trusted.t', b'root')"
 import os
 for i in range(128): os.setxattr('$G', 'user.x%d' % i, b'v')"
 	rmdir "$CG2/$BASE/g"
-	cat "$G/tasks" >/dev/null 2>&1 || true
-	for _ in $(seq 50); do [ -d "$CG2/$BASE/g" ] && break; sleep 0.1; done
+	# A write opens the directory, finds it gone and asks for the repair (else due within 10 s).
+	echo 1 >"$G/notify_on_release" 2>/dev/null || true
+	for _ in $(seq 150); do [ -d "$CG2/$BASE/g" ] && break; sleep 0.1; done
 	[ -d "$CG2/$BASE/g" ]
 	[ "$(xa listxattr "$G")" = "ok " ]
 	[ "$(xa getxattr "$G" user.x0)" = ENODATA ]
