@@ -255,7 +255,7 @@ static size_t outside_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned
 static void note_enforced(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h,
 			  const struct aggregate_kind *kind, size_t nr_parts)
 {
-	const struct cgx_caller daemon = {getpid(), 0, 0, true};
+	const struct cgx_caller daemon = {getpid(), 0, 0, true, NULL};
 	char detail[512];
 
 	snprintf(detail, sizeof(detail),

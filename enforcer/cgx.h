@@ -175,9 +175,34 @@ size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room
  */
 void cgx_memevent_check(struct cgx_ctx *ctx, const struct pollfd *fds, size_t nr);
 
+/*
+ * Extended attributes of a group's directory (@file < 0) or of one of its
+ * files, as kernfs keeps them: user.* (at most 128 and 128 KiB of values per
+ * inode, ENOSPC past either), trusted.* and security.*; -EOPNOTSUPP for other
+ * namespaces, -EINVAL for a bare prefix, -ENODATA for none (xattr.c). The
+ * kernel has checked the caller's rights before the request came.
+ */
+int cgx_xattr_get(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		  const char *name, struct strbuf *value);
+int cgx_xattr_set(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		  const char *name, const char *value, size_t size, int flags);
+int cgx_xattr_remove(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		     const char *name);
+/* The names, each NUL-terminated; trusted.* only when @caller has CAP_SYS_ADMIN. */
+int cgx_xattr_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
+		   const struct cgx_caller *caller, struct strbuf *names);
+
 /* Tasks (tasks.c). */
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,
 		   struct strbuf *out);
+/*
+ * At an open for writing: for tasks and cgroup.procs (V1F_OPENER_CREDS), the
+ * opener's groups and capabilities into @creds (malloc()ed, kept with the
+ * open file) and @opener, which cgroup2's delegation rule checks at a move;
+ * NULL for other files, or when the opener's status cannot be read.
+ */
+int cgx_tasks_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
+			  struct cgx_caller *opener, struct proc_fs_creds **creds);
 /* Writes to tasks (@threadgroup false) or cgroup.procs (true). */
 int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threadgroup,
 		     const struct cgx_caller *caller, char *buf);

@@ -38,6 +38,7 @@ static const char *const kind_names[DEPRECATION_NR_KINDS] = {
 	[DEPRECATION_RUNTIME_HIERARCHY] = "runtime-hierarchy",
 	[DEPRECATION_NO_V2_EQUIVALENT] = "no-v2-equivalent",
 	[DEPRECATION_APPROXIMATE] = "approximate",
+	[DEPRECATION_DELEGATION_REFUSED] = "delegation-refused",
 };
 
 const char *deprecation_kind_name(enum deprecation_kind kind)

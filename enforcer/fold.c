@@ -34,15 +34,6 @@ static bool tuple_exact_at(const struct v2_tree *tree, const struct tuple *tuple
 	return true;
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t hash = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return hash;
-}
-
 /* "a:b" for the v1 path /a/b, "." for the root: legible, not meant to be parsed back. */
 static void legible_path(const struct v2_dir *group, char *buf, size_t size)
 {
@@ -65,7 +56,8 @@ static int divergent_leaf_name(const struct v2_tree *tree, const struct cgx_hier
 			       const struct tuple *tuple, unsigned int primary,
 			       struct fold_target *target)
 {
-	char legible[4096] = "@", canonical[8192], part[1024];
+	char legible[4096] = "@", part[1024];
+	_cleanup_free_ char *canonical = malloc(FOLD_TUPLE_TEXT_MAX);
 	size_t used = 1;
 	int r;
 
@@ -85,11 +77,13 @@ static int divergent_leaf_name(const struct v2_tree *tree, const struct cgx_hier
 		}
 		used += w;
 	}
-	if ((r = fold_tuple_format(tree, hiers, tuple, canonical, sizeof(canonical))) < 0)
+	if (!canonical)
+		return -ENOMEM;
+	if ((r = fold_tuple_format(tree, hiers, tuple, canonical, FOLD_TUPLE_TEXT_MAX)) < 0)
 		return r;
 	if (used > LEGIBLE_NAME_MAX)
 		snprintf(target->leaf_name, sizeof(target->leaf_name), "@~%016" PRIx64,
-			 fnv1a(canonical));
+			 tree_hash(canonical));
 	else
 		memcpy(target->leaf_name, legible, used + 1);
 	return 0;
@@ -174,26 +168,20 @@ int fold_tuple_format(const struct v2_tree *tree, const struct cgx_hier_set *hie
 struct v2_dir *fold_lookup_group(const struct v2_tree *tree, unsigned int h, const char *path)
 {
 	struct v2_dir *dir = tree->base;
-	char escaped[512];
 
 	while (*path) {
-		const char *slash;
-		char name[256];
+		_cleanup_free_ char *name = NULL;
 		size_t len;
 
 		while (*path == '/')
 			path++;
 		if (!*path)
 			break;
-		slash = strchr(path, '/');
-		len = slash ? (size_t)(slash - path) : strlen(path);
-		if (len >= sizeof(name))
+		len = strcspn(path, "/");
+		/* kernfs takes a name of any length: so does the path of a group. */
+		if (!(name = strndup(path, len)))
 			return NULL;
-		memcpy(name, path, len);
-		name[len] = '\0';
-		if (tree_escape_name(name, escaped, sizeof(escaped)) < 0)
-			return NULL;
-		dir = tree_child(dir, escaped);
+		dir = tree_child_named(dir, name);
 		if (!dir || !dir->group[h])
 			return NULL;
 		path += len;
@@ -208,16 +196,16 @@ int fold_tuple_parse(const struct v2_tree *tree, const struct cgx_hier_set *hier
 		tuple->coord[h] = tree->base;
 
 	while (*text) {
-		const char *nl = strchr(text, '\n');
-		size_t len = nl ? (size_t)(nl - text) : strlen(text);
-		char line[4096], *colon;
+		size_t len = strcspn(text, "\n");
+		_cleanup_free_ char *line = strndup(text, len);
 		struct v2_dir *group;
+		char *colon;
 		int h;
 
-		if (len == 0 || len >= sizeof(line))
+		if (!line)
+			return -ENOMEM;
+		if (len == 0)
 			return -EINVAL;
-		memcpy(line, text, len);
-		line[len] = '\0';
 		colon = strchr(line, ':');
 		if (!colon || colon[1] != '/')
 			return -EINVAL;
@@ -227,7 +215,7 @@ int fold_tuple_parse(const struct v2_tree *tree, const struct cgx_hier_set *hier
 		if (!(group = fold_lookup_group(tree, h, colon + 1)))
 			return -ENOENT;
 		tuple->coord[h] = group;
-		text += len + (nl ? 1 : 0);
+		text += len + (text[len] == '\n');
 	}
 	return 0;
 }

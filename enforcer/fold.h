@@ -35,7 +35,13 @@ int fold_tuple(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 /* True when @dir holds other directories than its own tasks leaf (DESIGN 3, rule 4). */
 bool fold_dir_is_inner(const struct v2_dir *dir);
 
-/* "cpu,cpuacct:/a\nmemory:/b\n": non-root coordinates, as stored in trusted.cgx.tuple. */
+/*
+ * "cpu,cpuacct:/a\nmemory:/b\n": non-root coordinates, as stored in trusted.cgx.tuple;
+ * -ENAMETOOLONG past @size. The store takes what an xattr holds (XATTR_SIZE_MAX):
+ * each path is below PATH_MAX, so only a process in many groups with paths of
+ * kilobytes at once has a tuple that cannot be kept (its move is refused).
+ */
+#define FOLD_TUPLE_TEXT_MAX 65536
 int fold_tuple_format(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 		      const struct tuple *tuple, char *buf, size_t size);
 /* The inverse; -EINVAL for a malformed line, -ENOENT for a group that does not exist. */

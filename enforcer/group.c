@@ -29,19 +29,16 @@ bool cgx_is_group(const struct v2_dir *dir, unsigned int hier)
 
 const char *cgx_group_name(const struct v2_dir *dir)
 {
-	return dir->parent ? tree_unescape_name(dir->name) : NULL;
+	return dir->parent ? tree_dir_v1_name(dir) : NULL;
 }
 
 int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
 		     const char *name, struct v2_dir **child)
 {
-	char v2_name[512];
 	struct v2_dir *dir;
 
 	(void)ctx;
-	if (tree_escape_name(name, v2_name, sizeof(v2_name)) < 0)
-		return -ENOENT;
-	dir = tree_child(parent, v2_name);
+	dir = tree_child_named(parent, name);
 	if (!dir || !dir->group[hier])
 		return -ENOENT;
 	*child = dir;
@@ -76,13 +73,83 @@ int cgx_file_lookup(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, 
 	return file;
 }
 
-/* The kernel refuses '\n' in a group name: it would break /proc/PID/cgroup. */
-static int check_group_name(const char *name)
+/*
+ * The kernel refuses '\n' in a group name: it would break /proc/PID/cgroup.
+ * kernfs takes a name of any length (past NAME_MAX: tree_escape_name() hashes
+ * it for v2); the view keeps a group's v1 path below PATH_MAX, as its records
+ * and tuples name groups by path. Only a path built relative to a deep
+ * working directory passes that in v1.
+ */
+static int check_group_name(const struct v2_dir *parent, const char *name)
 {
+	char path[PATH_MAX];
+
 	if (strchr(name, '\n'))
 		return -EINVAL;
-	if (strlen(name) > 255)
+	if (tree_path(parent, true, path, sizeof(path)) < 0 ||
+	    strlen(parent->parent ? path : "") + 1 + strlen(name) >= sizeof(path))
 		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* A directory whose v2 name is a hash is tried under the next one this many times. */
+#define HASHED_NAME_ATTEMPTS 16
+
+/* Makes the v2 directory of v1 name @name under @parent, recorded before it serves anything. */
+static int dir_make(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *parent, const char *name,
+		    struct v2_dir **dir)
+{
+	char v2_name[NAME_MAX + 1];
+	int hashed, r;
+
+	for (unsigned int attempt = 0;; attempt++) {
+		if ((hashed = tree_escape_name_attempt(name, attempt, v2_name, sizeof(v2_name))) <
+		    0)
+			return hashed;
+		/* Another name's hash (or a stray of it on disk): the next. */
+		if (tree_child(parent, v2_name))
+			r = -EEXIST;
+		else
+			r = mkdirat(parent_fd, v2_name, 0755) < 0 ? -errno : 0;
+		if (r != -EEXIST || !hashed || attempt + 1 == HASHED_NAME_ATTEMPTS)
+			break;
+	}
+	if (r < 0)
+		return cgx_log_errno(r, "cannot create v2 directory %s", v2_name);
+	if ((r = tree_add_dir(&ctx->tree, parent, v2_name, dir)) < 0)
+		goto undo;
+	if (hashed) {
+		_cleanup_close_ int fd = -1;
+
+		/* Its name first: a restart removes a hashed directory it cannot name. */
+		if ((r = tree_set_v1_name(*dir, name)) < 0 || (fd = cgx_dir_open(ctx, *dir)) < 0 ||
+		    (r = state_save_dir_name(fd, *dir)) < 0) {
+			r = r < 0 ? r : fd;
+			tree_remove_dir(&ctx->tree, *dir);
+			goto undo;
+		}
+	}
+	return 0;
+undo:
+	unlinkat(parent_fd, v2_name, AT_REMOVEDIR);
+	return r;
+}
+
+/* The v2 directory of v1 name @name under @parent, made when missing (@made). */
+static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
+		   struct v2_dir **dir, bool *made)
+{
+	_cleanup_close_ int parent_fd = -1;
+	int r;
+
+	*made = false;
+	if ((*dir = tree_child_named(parent, name)))
+		return 0;
+	if ((parent_fd = cgx_dir_open(ctx, parent)) < 0)
+		return parent_fd;
+	if ((r = dir_make(ctx, parent_fd, parent, name, dir)) < 0)
+		return r;
+	*made = true;
 	return 0;
 }
 
@@ -108,32 +175,17 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	struct v1_group *group = NULL;
 	_cleanup_close_ int fd = -1;
 	struct v2_dir *dir;
-	char v2_name[512];
-	bool made = false;
+	bool made;
 	int r;
 
-	if ((r = check_group_name(name)) < 0)
+	if ((r = check_group_name(parent, name)) < 0)
 		return r;
 	if (cgx_file_lookup(ctx, parent, hier, name) >= 0 ||
 	    cgx_group_lookup(ctx, parent, hier, name, &dir) == 0)
 		return -EEXIST;
-	if ((r = tree_escape_name(name, v2_name, sizeof(v2_name))) < 0)
-		return r;
-
 	/* The v2 directory may already serve the same path in another hierarchy. */
-	if (!(dir = tree_child(parent, v2_name))) {
-		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
-
-		if (parent_fd < 0)
-			return parent_fd;
-		if (mkdirat(parent_fd, v2_name, 0755) < 0)
-			return cgx_log_errno(-errno, "cannot create v2 directory for %s", name);
-		if ((r = tree_add_dir(&ctx->tree, parent, v2_name, &dir)) < 0) {
-			unlinkat(parent_fd, v2_name, AT_REMOVEDIR);
-			return r;
-		}
-		made = true;
-	}
+	if ((r = dir_get(ctx, parent, name, &dir, &made)) < 0)
+		return r;
 	if (!(group = state_new_group(h, caller->uid, caller->gid, mode & 07777))) {
 		r = -ENOMEM;
 		goto undo;
@@ -167,7 +219,7 @@ undo:
 		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
 
 		if (parent_fd >= 0)
-			unlinkat(parent_fd, v2_name, AT_REMOVEDIR);
+			unlinkat(parent_fd, dir->name, AT_REMOVEDIR);
 		tree_remove_dir(&ctx->tree, dir);
 	}
 	return r;
@@ -275,24 +327,6 @@ static struct v2_dir *dir_map_find(const struct dir_map *map, const struct v2_di
 	return NULL;
 }
 
-/* The v2 directory @v2_name under @parent, made when missing. */
-static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *v2_name,
-		   struct v2_dir **dir)
-{
-	_cleanup_close_ int parent_fd = -1;
-	int r;
-
-	if ((*dir = tree_child(parent, v2_name)))
-		return 0;
-	if ((parent_fd = cgx_dir_open(ctx, parent)) < 0)
-		return parent_fd;
-	if (mkdirat(parent_fd, v2_name, 0755) < 0)
-		return cgx_log_errno(-errno, "cannot create v2 directory %s", v2_name);
-	if ((r = tree_add_dir(&ctx->tree, parent, v2_name, dir)) < 0)
-		unlinkat(parent_fd, v2_name, AT_REMOVEDIR);
-	return r;
-}
-
 /*
  * First half of a rename: writes the records of hierarchy @hier's groups at
  * @from and below onto their new directories under @to, and maps old to new.
@@ -303,6 +337,7 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 			      unsigned int hier, struct dir_map *map)
 {
 	_cleanup_close_ int to_fd = cgx_dir_open(ctx, to);
+	bool made;
 	int r;
 
 	if (to_fd < 0)
@@ -316,7 +351,7 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 
 		if (!child->group[hier])
 			continue;
-		if ((r = dir_get(ctx, to, child->name, &child_to)) < 0 ||
+		if ((r = dir_get(ctx, to, tree_dir_v1_name(child), &child_to, &made)) < 0 ||
 		    (r = copy_group_subtree(ctx, child, child_to, hier, map)) < 0)
 			return r;
 	}
@@ -350,7 +385,7 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
 {
 	const struct cgx_hier *h = &ctx->hiers.hier[hier];
-	const struct cgx_caller daemon = {getpid(), 0, 0, true};
+	const struct cgx_caller daemon = {getpid(), 0, 0, true, NULL};
 
 	for (unsigned int file = 0; file < h->nr_files; file++) {
 		const char *value = dir->group[hier]->values[file];
@@ -400,23 +435,21 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 {
 	struct dir_map map = {0};
 	struct v2_dir *from, *to, *existing;
-	char v2_name[512];
+	bool made;
 	int r;
 
 	if ((r = cgx_group_lookup(ctx, parent, hier, name, &from)) < 0)
 		return cgx_file_lookup(ctx, parent, hier, name) >= 0 ? -ENOTDIR : r;
 	if (new_parent != parent)
 		return -EIO; /* cgroup1_rename: only within the parent */
-	if ((r = check_group_name(new_name)) < 0)
+	if ((r = check_group_name(parent, new_name)) < 0)
 		return r;
 	if (!strcmp(name, new_name))
 		return 0;
 	if (cgx_file_lookup(ctx, parent, hier, new_name) >= 0 ||
 	    cgx_group_lookup(ctx, parent, hier, new_name, &existing) == 0)
 		return -EEXIST;
-	if ((r = tree_escape_name(new_name, v2_name, sizeof(v2_name))) < 0)
-		return r;
-	if ((r = dir_get(ctx, parent, v2_name, &to)) < 0)
+	if ((r = dir_get(ctx, parent, new_name, &to, &made)) < 0)
 		return r;
 	if ((r = copy_group_subtree(ctx, from, to, hier, &map)) < 0) {
 		undo_group_copy(ctx, hier, &map);

@@ -22,12 +22,13 @@ int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struc
 /* An id no group of this base ever had, reserved on the base before it is handed out. */
 int state_new_id(struct cgx_ctx *ctx, uint64_t *id);
 /* The group record with every value and file attribute, as a rename carries them over. */
-int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
-			 const struct v1_group *group);
+int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier, struct v1_group *group);
 int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier);
 int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
 			 const struct v1_file_attr *attr);
 int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple);
+/* The v1 name of @dir when its v2 name is a hash (none to keep otherwise). */
+int state_save_dir_name(int fd, const struct v2_dir *dir);
 int state_drop_tuple(int fd);
 /* Where a process was before cgxfs first moved it (DESIGN 3, rule 6). */
 int state_origin_save(struct cgx_ctx *ctx, pid_t pid, const char *cgroup2_path);
@@ -57,6 +58,17 @@ const char *stored_values_get(const struct v1_values *values, const char *file);
 	{                                                                                          \
 		{stored_values_get}, ctx, dir, hier                                                \
 	}
+
+/* xattr.c: the records of extended attributes, as state.c loads, copies and drops them. */
+bool xattr_is_record(const char *name);
+/* A name record @name (value @value) found on @dir at start-up; other records are skipped. */
+int xattr_load_record(struct cgx_ctx *ctx, struct v2_dir *dir, int fd, const char *name,
+		      const char *value);
+/* Removes the value record @name once the names are loaded, when no name claims it. */
+void xattr_prune_orphans(struct cgx_ctx *ctx, struct v2_dir *dir, int fd, const char *name);
+bool xattr_record_of_hier(const char *name, const char *proc_name);
+/* Copies @group's attributes from its directory onto @to_fd; one not found is forgotten. */
+int xattr_copy_group(struct cgx_ctx *ctx, int to_fd, unsigned int hier, struct v1_group *group);
 
 /* relocate.c: leaves and the processes in them. */
 /* The leaf of @tuple as the fold places it now, made when missing. */

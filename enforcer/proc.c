@@ -67,30 +67,82 @@ int proc_creds(pid_t pid, struct proc_creds *creds)
 	return 0;
 }
 
+/* Whether task @tid is in the daemon's user namespace, the initial one. */
+static bool in_init_userns(pid_t tid)
+{
+	char self_ns[64], task_ns[64], path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)tid);
+	if ((n = readlink(path, task_ns, sizeof(task_ns) - 1)) < 0)
+		return false;
+	task_ns[n] = '\0';
+	/* The daemon's own: it runs in the initial namespace (pid 1's may not be readable). */
+	if ((n = readlink("/proc/self/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
+		return false;
+	self_ns[n] = '\0';
+	return !strcmp(self_ns, task_ns);
+}
+
+static unsigned long long status_cap_eff(const char *status)
+{
+	const char *field = status_field(status, "CapEff:");
+	unsigned long long cap_eff;
+
+	return field && sscanf(field, "%llx", &cap_eff) == 1 ? cap_eff : 0;
+}
+
 int proc_is_init_ns_admin(pid_t tid)
 {
 	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
-	char self_ns[64], task_ns[64], path[64];
-	unsigned long long cap_eff;
-	const char *field;
-	ssize_t n;
 	int r;
 
 	if ((r = proc_read(tid, "status", &status)) < 0)
 		return r;
-	if (!(field = status_field(status.buf, "CapEff:")) || sscanf(field, "%llx", &cap_eff) != 1)
+	if (!(status_cap_eff(status.buf) & (1ULL << CAP_SYS_ADMIN_BIT)))
 		return -EPERM;
-	if (!(cap_eff & (1ULL << 21))) /* CAP_SYS_ADMIN */
-		return -EPERM;
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)tid);
-	if ((n = readlink(path, task_ns, sizeof(task_ns) - 1)) < 0)
-		return -EPERM;
-	task_ns[n] = '\0';
-	/* The daemon's own: it runs in the initial namespace (pid 1's may not be readable). */
-	if ((n = readlink("/proc/self/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
-		return -EPERM;
-	self_ns[n] = '\0';
-	return strcmp(self_ns, task_ns) ? -EPERM : 0;
+	return in_init_userns(tid) ? 0 : -EPERM;
+}
+
+int proc_fs_creds(pid_t tid, struct proc_fs_creds **out)
+{
+	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
+	_cleanup_free_ struct proc_fs_creds *creds = NULL;
+	const char *field;
+	unsigned long long cap_eff;
+	unsigned int nr = 0;
+	bool init_ns;
+	int r;
+
+	if ((r = proc_read(tid, "status", &status)) < 0)
+		return r;
+	if (!(field = status_field(status.buf, "Groups:")))
+		return -EIO;
+	/* As many as the line has words: root sets them, up to NGROUPS_MAX. */
+	for (const char *c = field; *c && *c != '\n'; c++)
+		nr += (*c >= '0' && *c <= '9') && (c == field || c[-1] == ' ' || c[-1] == '\t');
+	if (!(creds = calloc(1, sizeof(*creds) + nr * sizeof(creds->groups[0]))))
+		return -ENOMEM;
+	for (const char *c = field; creds->nr_groups < nr;) {
+		char *end;
+		unsigned long gid = strtoul(c, &end, 10);
+
+		if (end == c)
+			return -EIO;
+		creds->groups[creds->nr_groups++] = (gid_t)gid;
+		c = end;
+	}
+	cap_eff = status_cap_eff(status.buf);
+	/*
+	 * The cgroup2 tree belongs to the initial user namespace: a capability
+	 * held in another one counts for no inode of it (capable_wrt_inode_uidgid
+	 * wants the owner mapped there, which the global root is not).
+	 */
+	init_ns = in_init_userns(tid);
+	creds->dac_override = init_ns && (cap_eff & (1ULL << CAP_DAC_OVERRIDE_BIT));
+	creds->sys_admin = init_ns && (cap_eff & (1ULL << CAP_SYS_ADMIN_BIT));
+	*out = steal_ptr(creds);
+	return 0;
 }
 
 int proc_cgroup2_path(pid_t pid, char *buf, size_t size)

@@ -5,11 +5,26 @@
 
 #include "v2io.h"
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct proc_creds {
 	uid_t uid, euid, suid, fsuid;
 };
+
+/*
+ * What inode_permission() and capable() look at besides the fsuid and fsgid
+ * FUSE passes: taken at an open, as the kernel keeps the open's credentials.
+ */
+struct proc_fs_creds {
+	bool dac_override; /* CAP_DAC_OVERRIDE, in the initial user namespace */
+	bool sys_admin;	   /* CAP_SYS_ADMIN, in the initial user namespace */
+	unsigned int nr_groups;
+	gid_t groups[]; /* the supplementary groups */
+};
+
+#define CAP_DAC_OVERRIDE_BIT 1
+#define CAP_SYS_ADMIN_BIT    21
 
 /* The thread group of thread @tid; -ESRCH when there is no such task. */
 int proc_tgid(pid_t tid, pid_t *tgid);
@@ -20,6 +35,8 @@ int proc_creds(pid_t pid, struct proc_creds *creds);
  * -EPERM otherwise, -ESRCH when the task is gone.
  */
 int proc_is_init_ns_admin(pid_t tid);
+/* The capabilities and supplementary groups of task @tid, malloc()ed: free() them. */
+int proc_fs_creds(pid_t tid, struct proc_fs_creds **out);
 /* The path after "0::" in /proc/PID/cgroup, e.g. "/cgx/a". */
 int proc_cgroup2_path(pid_t pid, char *buf, size_t size);
 /* Start time in clock ticks since boot (field 22 of /proc/PID/stat): a pid's identity over reuse.

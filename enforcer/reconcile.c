@@ -34,6 +34,8 @@ static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 				     path);
 	if ((fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
+	if ((r = state_save_dir_name(fd, dir)) < 0)
+		return cgx_log_errno(r, "cannot record the name of %s again", path);
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
 		if (!dir->group[h])
 			continue;

@@ -5,6 +5,9 @@
  *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
  *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
+ *   trusted.cgx.name                the v1 name of a directory whose v2 name is its hash,
+ *                                   written before any other record (tree_escape_name)
+ *   trusted.cgx.x{v,n}/H/F/N        an extended attribute of H's group or its file F (xattr.c)
  *   trusted.cgx.origin/PID.START    on the base: the cgroup2 path PID came from
  *   trusted.cgx.hierarchies         on the base: the hierarchies, once one was made or removed
  *   trusted.cgx.next-id             on the base: no group id at or above it was handed out
@@ -24,6 +27,7 @@
 #define XATTR_VALUE    "trusted.cgx.val/"
 #define XATTR_ATTR     "trusted.cgx.attr/"
 #define XATTR_TUPLE    "trusted.cgx.tuple"
+#define XATTR_NAME     "trusted.cgx.name"
 #define XATTR_ORIGIN   "trusted.cgx.origin/"
 #define XATTR_HIERS    "trusted.cgx.hierarchies"
 #define XATTR_NEXT_ID  "trusted.cgx.next-id"
@@ -112,8 +116,7 @@ int state_new_id(struct cgx_ctx *ctx, uint64_t *id)
 	return 0;
 }
 
-int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
-			 const struct v1_group *group)
+int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier, struct v1_group *group)
 {
 	const struct cgx_hier *h = &ctx->hiers.hier[hier];
 	char name[512];
@@ -133,7 +136,7 @@ int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
 	for (unsigned int i = 0; i < group->nr_file_attrs; i++)
 		if ((r = state_save_file_attr(ctx, fd, hier, &group->file_attrs[i])) < 0)
 			return r;
-	return 0;
+	return xattr_copy_group(ctx, fd, hier, group);
 }
 
 int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
@@ -156,8 +159,10 @@ int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
 			rest = name + strlen(XATTR_VALUE);
 		else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
 			rest = name + strlen(XATTR_ATTR);
-		if (rest && !strncmp(rest, proc_name, strlen(proc_name)) &&
-		    rest[strlen(proc_name)] == '/' && (r = v2_xattr_remove(fd, name)) < 0)
+		if (((rest && !strncmp(rest, proc_name, strlen(proc_name)) &&
+		      rest[strlen(proc_name)] == '/') ||
+		     xattr_record_of_hier(name, proc_name)) &&
+		    (r = v2_xattr_remove(fd, name)) < 0)
 			return r;
 	}
 	return 0;
@@ -177,12 +182,21 @@ int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
 
 int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple)
 {
-	char text[8192];
-	int r = fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, sizeof(text));
+	_cleanup_free_ char *text = malloc(FOLD_TUPLE_TEXT_MAX);
+	int r;
 
-	if (r < 0)
+	if (!text)
+		return -ENOMEM;
+	if ((r = fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, FOLD_TUPLE_TEXT_MAX)) < 0)
 		return r;
 	return v2_xattr_set(fd, XATTR_TUPLE, text, strlen(text));
+}
+
+int state_save_dir_name(int fd, const struct v2_dir *dir)
+{
+	if (!dir->v1_name)
+		return 0;
+	return v2_xattr_set(fd, XATTR_NAME, dir->v1_name, strlen(dir->v1_name));
 }
 
 int state_drop_tuple(int fd)
@@ -437,12 +451,19 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 
 	if ((r = v2_xattr_list(fd, &names)) < 0)
 		return r;
-	/* Group markers first: values and attributes belong to a group. */
-	for (int pass = 0; pass < 2; pass++) {
+	/*
+	 * Group markers first: values and attributes belong to a group. Last,
+	 * once every extended attribute's name is known, the values no name claims.
+	 */
+	for (int pass = 0; pass < 3; pass++) {
 		for (const char *name = names.buf; name < names.buf + names.len;
 		     name += strlen(name) + 1) {
 			bool marker = !strncmp(name, XATTR_GROUP, strlen(XATTR_GROUP));
 
+			if (pass == 2) {
+				xattr_prune_orphans(ctx, dir, fd, name);
+				continue;
+			}
 			if (marker != (pass == 0))
 				continue;
 			if ((r = v2_xattr_get(fd, name, &value)) < 0)
@@ -456,6 +477,11 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
 						     true);
+			/* A hashed v2 name says nothing of the v1 name: its record does. */
+			else if (!strcmp(name, XATTR_NAME) && tree_is_hashed_name(dir->name))
+				r = tree_set_v1_name(dir, value.buf);
+			else if (xattr_is_record(name))
+				r = xattr_load_record(ctx, dir, fd, name, value.buf);
 			else if (!strcmp(name, XATTR_TUPLE)) {
 				struct pending_tuple *p = calloc(1, sizeof(*p));
 

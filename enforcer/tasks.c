@@ -10,6 +10,7 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 static void tuple_root(struct cgx_ctx *ctx, struct tuple *tuple)
@@ -136,25 +137,177 @@ static int check_move_permission(const struct cgx_caller *caller, pid_t target)
 	return 0;
 }
 
-/* A process going back to the root in every hierarchy returns where it came from. */
-static int attach_to_origin(struct cgx_ctx *ctx, pid_t tgid)
+/* The cgroup2 directory @path (from the mount, "/a/b"), never by a symlink nor out of the mount. */
+static int cgroup2_dir_open(struct cgx_ctx *ctx, const char *path)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV,
 	};
+	int fd;
+
+	while (*path == '/')
+		path++;
+	fd = syscall(SYS_openat2, ctx->cgroup2_fd, *path ? path : ".", &how, sizeof(how));
+	return fd < 0 ? -errno : fd;
+}
+
+static bool cgroup2_path_in_base(const struct cgx_ctx *ctx, const char *path)
+{
+	size_t base_len = strlen(ctx->base_relpath);
+
+	while (*path == '/')
+		path++;
+	return !strncmp(path, ctx->base_relpath, base_len) &&
+	       (!path[base_len] || path[base_len] == '/');
+}
+
+/* The deepest cgroup2 directory that holds both @a and @b ("/" at least), into @common. */
+static void cgroup2_common_ancestor(const char *a, const char *b, char *common, size_t size)
+{
+	size_t used = 0;
+
+	while (*a || *b) {
+		size_t len_a, len_b;
+
+		while (*a == '/')
+			a++;
+		while (*b == '/')
+			b++;
+		len_a = strcspn(a, "/");
+		len_b = strcspn(b, "/");
+		if (!len_a || len_a != len_b || strncmp(a, b, len_a) || used + len_a + 2 > size)
+			break;
+		common[used++] = '/';
+		memcpy(common + used, a, len_a);
+		used += len_a;
+		a += len_a;
+		b += len_b;
+	}
+	if (!used)
+		common[used++] = '/';
+	common[used] = '\0';
+}
+
+static bool in_group(const struct cgx_caller *caller, gid_t gid)
+{
+	/* Only what the open showed: a handle of an earlier daemon counts no group. */
+	if (!caller->creds)
+		return false;
+	if (caller->gid == gid)
+		return true;
+	for (unsigned int i = 0; i < caller->creds->nr_groups; i++)
+		if (caller->creds->groups[i] == gid)
+			return true;
+	return false;
+}
+
+/*
+ * cgroup_may_write(): inode_permission(MAY_WRITE) of @path's cgroup.procs
+ * with the opener's fsuid, fsgid and groups; kernfs has no ACLs, so the
+ * mode bits decide, then CAP_DAC_OVERRIDE.
+ */
+static int cgroup2_may_write_procs(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+				   const char *path)
+{
+	_cleanup_close_ int fd = cgroup2_dir_open(ctx, path);
+	struct stat st;
+	mode_t bit;
+
+	if (fd < 0)
+		return fd;
+	if (fstatat(fd, "cgroup.procs", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (caller->uid == st.st_uid)
+		bit = S_IWUSR;
+	else if (in_group(caller, st.st_gid))
+		bit = S_IWGRP;
+	else
+		bit = S_IWOTH;
+	if ((st.st_mode & bit) || (caller->creds && caller->creds->dac_override))
+		return 0;
+	return -EACCES;
+}
+
+/*
+ * cgroup_procs_write_permission(): cgroup2 moves a process from cgroup @from
+ * to cgroup @to for a writer that may write the cgroup.procs of their common
+ * ancestor (and of @to, which it opens), with the credentials of the open.
+ * The view's own directories stand in for @to inside the base, guarded by
+ * v1's rules; a process that comes in from outside the base, or goes back
+ * out to its origin, crosses cgroup2 delegation and must pass cgroup2's rule
+ * as well: a v1 group delegated to a user (freezer:/g chowned) must not pull
+ * the user's process out of the memory and pids limits of its slice. The
+ * opener's CAP_SYS_ADMIN in the initial user namespace passes, as it does
+ * every check of the view. -EACCES with what the writer lacked in @why.
+ */
+static int check_v2_delegation(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+			       const char *from, const char *to, char *why, size_t size)
+{
+	char common[PATH_MAX];
+	const char *need = common;
+	int r;
+
+	/* Within the base the daemon decides, by v1's rules: only a crossing of its edge counts. */
+	if (caller->admin_at_open ||
+	    (cgroup2_path_in_base(ctx, from) && cgroup2_path_in_base(ctx, to)))
+		return 0;
+	cgroup2_common_ancestor(from, to, common, sizeof(common));
+	r = cgroup2_may_write_procs(ctx, caller, common);
+	/* Out of the base, the destination is a cgroup2 cgroup the writer opens itself. */
+	if (r == 0 && !cgroup2_path_in_base(ctx, to) &&
+	    (r = cgroup2_may_write_procs(ctx, caller, to)) < 0)
+		need = to;
+	if (r < 0)
+		snprintf(why, size, "%s%scgroup.procs", need, strcmp(need, "/") ? "/" : "");
+	return r == -EACCES || r == -EPERM ? -EACCES : r;
+}
+
+static void record_delegation_refused(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+				      unsigned int hier, struct v2_dir *group, bool threadgroup,
+				      pid_t tgid, const char *from, const char *to,
+				      const char *need, bool stays)
+{
+	char detail[3 * PATH_MAX + 256];
+
+	snprintf(detail, sizeof(detail),
+		 "process %d %s cgroup2 %s to %s: cgroup2 lets only a writer of %s (the "
+		 "cgroup.procs of their common ancestor, or of the destination) move it, "
+		 "which a v1 delegation does not give%s",
+		 (int)tgid, stays ? "stays in the base: not moved from" : "not moved from", from,
+		 to, need, stays ? "" : " (EACCES)");
+	deprecation_record(ctx, &(struct deprecation_event){
+					.kind = DEPRECATION_DELEGATION_REFUSED,
+					.caller = caller,
+					.hier = (int)hier,
+					.group = group,
+					.file = threadgroup ? "cgroup.procs" : "tasks",
+					.detail = detail,
+				});
+}
+
+/*
+ * A process going back to the root in every hierarchy returns where it came
+ * from, when the writer may move it there in cgroup2 (-EACCES otherwise:
+ * it stays in the base, and the way home is kept for a writer who may).
+ */
+static int attach_to_origin(struct cgx_ctx *ctx, const struct cgx_caller *caller, unsigned int hier,
+			    bool threadgroup, pid_t tgid, const char *v2_path)
+{
 	_cleanup_close_ int fd = -1;
-	char origin[PATH_MAX];
-	const char *rel = origin;
+	char origin[PATH_MAX], need[PATH_MAX + 16];
 	int r = state_origin_get(ctx, tgid, origin, sizeof(origin));
 
 	if (r < 0)
 		return r;
-	while (*rel == '/')
-		rel++;
-	fd = syscall(SYS_openat2, ctx->cgroup2_fd, *rel ? rel : ".", &how, sizeof(how));
-	if (fd < 0)
-		return -errno;
+	if ((r = check_v2_delegation(ctx, caller, v2_path, origin, need, sizeof(need))) < 0) {
+		if (r == -EACCES)
+			record_delegation_refused(ctx, caller, hier, ctx->tree.base, threadgroup,
+						  tgid, v2_path, origin, need, true);
+		return r;
+	}
+	if ((fd = cgroup2_dir_open(ctx, origin)) < 0)
+		return fd;
 	/* Forgotten only once back there: a failed move keeps the way home. */
 	if ((r = v2_attach(fd, tgid)) == 0)
 		state_origin_forget(ctx, tgid);
@@ -236,12 +389,30 @@ static int pin_target(const struct cgx_caller *caller, int pid, pid_t *tgid)
 	return pidfd;
 }
 
+int cgx_tasks_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
+			  struct cgx_caller *opener, struct proc_fs_creds **creds)
+{
+	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
+	int r;
+
+	*creds = NULL;
+	if (!(row->flags & V1F_OPENER_CREDS))
+		return 0;
+	/* An opener gone meanwhile (killed in its open) counts no group nor capability. */
+	if ((r = proc_fs_creds(opener->tid, creds)) < 0)
+		return r == -ESRCH || r == -EIO ? 0 : r;
+	opener->creds = *creds;
+	opener->admin_at_open = (*creds)->sys_admin;
+	return 0;
+}
+
 int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threadgroup,
 		     const struct cgx_caller *caller, char *buf)
 {
 	struct tuple current, wanted;
 	char v2_path[PATH_MAX];
 	_cleanup_close_ int pidfd = -1;
+	bool from_outside;
 	pid_t tgid;
 	int pid, r, inside;
 
@@ -263,21 +434,45 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 		return inside;
 	wanted = current;
 	wanted.coord[hier] = dir;
-	/* Already there, including a process outside the base written to a root. */
-	if (tuple_equal(&current, &wanted, ctx->tree.nr_hier))
+	/*
+	 * Already there, including a process outside the base written to a root.
+	 * One a writer could not send home earlier goes now, if this one may.
+	 */
+	if (tuple_equal(&current, &wanted, ctx->tree.nr_hier)) {
+		if (inside && tuple_is_root(&wanted, &ctx->tree) &&
+		    attach_to_origin(ctx, caller, hier, threadgroup, tgid, v2_path) == 0)
+			prune_leaf_of(ctx, &current);
 		return 0;
+	}
+	from_outside = !cgroup2_path_in_base(ctx, v2_path);
+	if (from_outside) {
+		char need[PATH_MAX + 16], base[PATH_MAX + 1];
+
+		snprintf(base, sizeof(base), "/%s", ctx->base_relpath);
+		r = check_v2_delegation(ctx, caller, v2_path, base, need, sizeof(need));
+		if (r == -EACCES)
+			record_delegation_refused(ctx, caller, hier, dir, threadgroup, tgid,
+						  v2_path, base, need, false);
+		if (r < 0)
+			return r;
+	}
 	v1_for_each_controller (controller, &ctx->hiers.hier[hier])
 		if (controller->can_attach && (r = controller->can_attach(ctx, dir, hier)) < 0)
 			return r;
 	if ((r = proc_pidfd_alive(pidfd)) < 0)
 		return r;
 
-	if (tuple_is_root(&wanted, &ctx->tree) && attach_to_origin(ctx, tgid) == 0)
+	if (tuple_is_root(&wanted, &ctx->tree) &&
+	    attach_to_origin(ctx, caller, hier, threadgroup, tgid, v2_path) == 0)
 		goto moved;
-	if (!inside && (r = state_origin_save(ctx, tgid, v2_path)) < 0)
+	/*
+	 * Where it came from, when that is outside the base: one another tool
+	 * put in a directory of the base keeps the way home it had, if any.
+	 */
+	if (from_outside && (r = state_origin_save(ctx, tgid, v2_path)) < 0)
 		return cgx_log_errno(r, "cannot record where process %d came from", (int)tgid);
 	if ((r = attach_to_leaf(ctx, &wanted, tgid)) < 0) {
-		if (!inside)
+		if (from_outside)
 			state_origin_forget(ctx, tgid);
 		return r;
 	}

@@ -3,8 +3,13 @@
 
 #include "util.h"
 
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+
+/* "@@~" is no escape of a v1 name: "@@" goes only before '@' and the prefixes below. */
+#define HASHED_PREFIX "@@~"
 
 /* v2 interface files are named "<controller or cgroup>.<knob>": such names cannot be groups. */
 static const char *const v2_file_prefixes[] = {
@@ -152,6 +157,7 @@ void v1_group_free(struct v1_group *group)
 		free(group->values[i]);
 	free(group->values);
 	free(group->file_attrs);
+	free(group->xattrs);
 	free(group);
 }
 
@@ -162,6 +168,7 @@ static void tree_free_dir(struct v2_tree *tree, struct v2_dir *dir)
 	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
 		tree_drop_group(tree, dir, h);
 	free(dir->name);
+	free(dir->v1_name);
 	free(dir);
 }
 
@@ -217,6 +224,28 @@ struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name)
 		if (!strcmp(child->name, v2_name))
 			return child;
 	return NULL;
+}
+
+struct v2_dir *tree_child_named(const struct v2_dir *dir, const char *v1_name)
+{
+	v2_dir_for_each_child (child, dir) {
+		const char *name = tree_dir_v1_name(child);
+
+		if (name && !strcmp(name, v1_name))
+			return child;
+	}
+	return NULL;
+}
+
+int tree_set_v1_name(struct v2_dir *dir, const char *v1_name)
+{
+	char *copy = strdup(v1_name);
+
+	if (!copy)
+		return -ENOMEM;
+	free(dir->v1_name);
+	dir->v1_name = copy;
+	return 0;
 }
 
 int tree_set_leaf(struct v2_tree *tree, struct v2_dir *dir, const struct tuple *tuple)
@@ -289,7 +318,7 @@ int tree_path(const struct v2_dir *dir, bool v1, char *buf, size_t size)
 		int w;
 
 		if (v1)
-			name = tree_unescape_name(name) ? tree_unescape_name(name) : name;
+			name = tree_dir_v1_name(chain[n]) ? tree_dir_v1_name(chain[n]) : name;
 		w = snprintf(buf + used, size - used, "%s%s", (v1 || used) ? "/" : "", name);
 		if (w < 0 || (size_t)w >= size - used)
 			return -ENAMETOOLONG;
@@ -303,17 +332,42 @@ bool tree_is_cgx_leaf_name(const char *v2_name)
 	return v2_name[0] == '@' && v2_name[1] != '@';
 }
 
-int tree_escape_name(const char *v1_name, char *v2_name, size_t size)
+bool tree_is_hashed_name(const char *v2_name)
+{
+	return !strncmp(v2_name, HASHED_PREFIX, strlen(HASHED_PREFIX));
+}
+
+uint64_t tree_hash(const char *s)
+{
+	uint64_t hash = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return hash;
+}
+
+int tree_escape_name_attempt(const char *v1_name, unsigned int attempt, char *v2_name, size_t size)
 {
 	bool escape = v1_name[0] == '@';
 	int w;
 
 	for (size_t i = 0; !escape && i < ARRAY_SIZE(v2_file_prefixes); i++)
 		escape = !strncmp(v1_name, v2_file_prefixes[i], strlen(v2_file_prefixes[i]));
-	w = snprintf(v2_name, size, "%s%s", escape ? "@@" : "", v1_name);
-	if (w < 0 || (size_t)w >= size || w > 255)
-		return -ENAMETOOLONG;
-	return 0;
+	if (!attempt && strlen(v1_name) + (escape ? 2 : 0) <= NAME_MAX) {
+		w = snprintf(v2_name, size, "%s%s", escape ? "@@" : "", v1_name);
+		return w < 0 || (size_t)w >= size ? -ENAMETOOLONG : 0;
+	}
+	/* The attempt is a suffix, so that the first hashed name is the one cgx-migrate predicts.
+	 */
+	w = snprintf(v2_name, size, HASHED_PREFIX "%016" PRIx64, tree_hash(v1_name));
+	if (w > 0 && (size_t)w < size && attempt)
+		w = snprintf(v2_name + w, size - w, "-%u", attempt) + w;
+	return w < 0 || (size_t)w >= size ? -ENAMETOOLONG : 1;
+}
+
+int tree_escape_name(const char *v1_name, char *v2_name, size_t size)
+{
+	return tree_escape_name_attempt(v1_name, 0, v2_name, size);
 }
 
 const char *tree_unescape_name(const char *v2_name)
@@ -321,6 +375,11 @@ const char *tree_unescape_name(const char *v2_name)
 	if (tree_is_cgx_leaf_name(v2_name))
 		return NULL;
 	return v2_name[0] == '@' ? v2_name + 2 : v2_name;
+}
+
+const char *tree_dir_v1_name(const struct v2_dir *dir)
+{
+	return dir->v1_name ? dir->v1_name : tree_unescape_name(dir->name);
 }
 
 bool tuple_equal(const struct tuple *a, const struct tuple *b, unsigned int nr_hier)

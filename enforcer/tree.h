@@ -18,6 +18,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+struct v1_xattrs;
+
 /* chmod/chown of one file of a group, which v1 keeps per file. */
 struct v1_file_attr {
 	unsigned int file;
@@ -52,6 +54,8 @@ struct v1_group {
 	/* Text a v1 read returns, per file index of the hierarchy; NULL = default. */
 	char **values;
 	unsigned int nr_values;
+	/* Extended attributes kept, per inode: [0] the directory, [1 + file] (xattr.c). */
+	struct v1_xattrs *xattrs;
 };
 
 /* A membership tuple: the v1 group of a process in every hierarchy. */
@@ -61,6 +65,8 @@ struct tuple {
 
 struct v2_dir {
 	char *name; /* the v2 name, escaped (tree_escape_name) */
+	/* The v1 name when the v2 name is a hash of it (trusted.cgx.name), else NULL. */
+	char *v1_name;
 	struct v2_dir *parent;
 	struct v2_dir *first_child;
 	struct v2_dir *next_sibling;
@@ -100,6 +106,10 @@ int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_nam
 /* Unlinks and frees @dir, which must have no children. */
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir);
 struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name);
+/* The child whose v1 name is @v1_name (never a daemon leaf), or NULL. */
+struct v2_dir *tree_child_named(const struct v2_dir *dir, const char *v1_name);
+/* Records the v1 name of a directory whose v2 name is a hash (tree_escape_name() said 1). */
+int tree_set_v1_name(struct v2_dir *dir, const char *v1_name);
 /*
  * Makes @group hierarchy @hier's group at @dir. A group with no id gets
  * next_id; one with an id (state_new_id, or loaded) is indexed under it.
@@ -135,14 +145,28 @@ bool tree_leaf_outside(const struct v2_dir *leaf, const struct v2_dir *group, un
 int tree_path(const struct v2_dir *dir, bool v1, char *buf, size_t size);
 
 /*
- * v1 group names are free-form; v2 names starting with '@' are the daemon's
- * own leaves, and names a controller owns ("memory.max", "cgroup.procs")
- * cannot be directories in v2. Such v1 names are stored as "@@" + name.
+ * v1 group names are free-form and kernfs takes them past NAME_MAX; v2 names
+ * starting with '@' are the daemon's own leaves, and names a controller owns
+ * ("memory.max", "cgroup.procs") cannot be directories in v2. Such v1 names
+ * are stored as "@@" + name. A name that does not fit NAME_MAX so is stored
+ * as "@@~" and a hash of it, its v1 name recorded on the directory: no name
+ * escapes to "@@~", as '~' starts no reserved name. Returns 1 for a hashed
+ * name, 0 for the others, which a restart reads back from the name alone.
  */
 int tree_escape_name(const char *v1_name, char *v2_name, size_t size);
-/* The v1 name of a v2 directory, or NULL for a daemon leaf ("@tasks"). */
+/*
+ * The same, attempt @attempt: from 1 on, the next hashed name to try for a
+ * name whose hashed name another directory holds.
+ */
+int tree_escape_name_attempt(const char *v1_name, unsigned int attempt, char *v2_name, size_t size);
+/* The v1 name of a v2 name that is not hashed, or NULL for a daemon leaf ("@tasks"). */
 const char *tree_unescape_name(const char *v2_name);
+/* The v1 name of @dir (its recorded one when hashed), NULL for a daemon leaf. */
+const char *tree_dir_v1_name(const struct v2_dir *dir);
 bool tree_is_cgx_leaf_name(const char *v2_name);
+bool tree_is_hashed_name(const char *v2_name);
+/* FNV-1a of @s: names for reading or to try, never a key trusted not to collide. */
+uint64_t tree_hash(const char *s);
 
 /* The leaf that holds the processes of an inner group's own tasks (DESIGN 3, rule 4). */
 #define CGX_TASKS_LEAF "@tasks"

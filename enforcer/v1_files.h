@@ -14,6 +14,7 @@
 
 struct cgx_ctx;
 struct cgx_hier;
+struct proc_fs_creds;
 struct v2_dir;
 
 /* Who is reading or writing, as FUSE reports it (credentials of the opener). */
@@ -24,9 +25,16 @@ struct cgx_caller {
 	/*
 	 * CAP_SYS_ADMIN in the initial user namespace when the file was opened
 	 * for writing, what file_ns_capable() asks of a V1F_OPENER_ADMIN file;
-	 * only taken (cgx_file_note_opener()) for those files.
+	 * only taken (cgx_file_note_opener()) for those files, and as the
+	 * override of cgroup2's delegation rule for V1F_OPENER_CREDS files.
 	 */
 	bool admin_at_open;
+	/*
+	 * The opener's supplementary groups and capabilities, taken for
+	 * V1F_OPENER_CREDS files (cgx_tasks_note_opener()); NULL otherwise and
+	 * for a handle of an earlier daemon, which then counts neither.
+	 */
+	const struct proc_fs_creds *creds;
 };
 
 struct v1_file_ctx {
@@ -42,6 +50,7 @@ enum v1_file_flags {
 	V1F_NOT_ROOT = 1 << 1,	   /* in every group but the root */
 	V1F_INHERIT = 1 << 2,	   /* a new group starts with its parent's value (cgroup_create) */
 	V1F_OPENER_ADMIN = 1 << 3, /* a write needs the opener's CAP_SYS_ADMIN, not the writer's */
+	V1F_OPENER_CREDS = 1 << 4, /* a write checks the opener's groups and capabilities */
 };
 
 /* What a v1 file becomes in cgroup2 (DESIGN 4): the report and the deprecation log read it. */

@@ -37,6 +37,7 @@ void open_files_init(struct open_files *files)
 static void open_file_free(struct open_file *file)
 {
 	strbuf_release(&file->content);
+	free(file->creds);
 	free(file);
 }
 
@@ -68,12 +69,19 @@ static struct open_file *insert(struct open_files *files, uint64_t fh, fuse_ino_
 }
 
 struct open_file *open_files_add(struct open_files *files, fuse_ino_t ino,
-				 const struct cgx_caller *opener)
+				 const struct cgx_caller *opener, struct proc_fs_creds *creds)
 {
 	uint32_t serial = files->next_serial++ << 1 | opener->admin_at_open;
 	uint64_t fh = (uint64_t)opener->uid << 32 | serial;
+	struct open_file *file = insert(files, fh, ino, opener);
 
-	return insert(files, fh, ino, opener);
+	if (!file) {
+		free(creds);
+		return NULL;
+	}
+	file->creds = creds;
+	file->opener.creds = creds;
+	return file;
 }
 
 static struct open_file **find(struct open_files *files, uint64_t fh, fuse_ino_t ino)
@@ -89,7 +97,8 @@ struct open_file *open_files_get(struct open_files *files, uint64_t fh, fuse_ino
 				 const struct cgx_caller *user)
 {
 	struct open_file **link = find(files, fh, ino);
-	struct cgx_caller opener = {user->tid, fh_uid(fh), user->gid, fh_admin_at_open(fh)};
+	/* Its groups and capabilities went with the earlier daemon: none count (creds NULL). */
+	struct cgx_caller opener = {user->tid, fh_uid(fh), user->gid, fh_admin_at_open(fh), NULL};
 
 	if (*link)
 		return *link;

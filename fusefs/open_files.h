@@ -16,8 +16,9 @@
 struct open_file {
 	uint64_t fh;
 	fuse_ino_t ino;
-	struct cgx_caller opener; /* v1 checks a move with the credentials of the open */
-	struct strbuf content;	  /* generated at a read from offset 0, as seq_file does */
+	struct cgx_caller opener;    /* v1 checks a move with the credentials of the open */
+	struct proc_fs_creds *creds; /* what opener.creds points to, owned */
+	struct strbuf content;	     /* generated at a read from offset 0, as seq_file does */
 	int content_error;
 	struct open_file *next;
 };
@@ -31,9 +32,9 @@ struct open_files {
 
 void open_files_init(struct open_files *files);
 void open_files_release(struct open_files *files);
-/* A new open file of @opener on @ino, its handle set; NULL on ENOMEM. */
+/* A new open file of @opener on @ino, its handle set, owning @creds; NULL on ENOMEM. */
 struct open_file *open_files_add(struct open_files *files, fuse_ino_t ino,
-				 const struct cgx_caller *opener);
+				 const struct cgx_caller *opener, struct proc_fs_creds *creds);
 /*
  * The open file of handle @fh on @ino. One of an earlier daemon is made on
  * first use, its opener the uid in the handle with @user's task and gid.

@@ -40,7 +40,7 @@ static struct cgx_caller req_caller(fuse_req_t req)
 {
 	const struct fuse_ctx *fc = fuse_req_ctx(req);
 
-	return (struct cgx_caller){fc->pid, fc->uid, fc->gid, false};
+	return (struct cgx_caller){fc->pid, fc->uid, fc->gid, false, NULL};
 }
 
 static int node_decode(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node)
@@ -416,6 +416,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	LOCKED_CTX(req);
 	struct cgx_caller opener = req_caller(req);
+	struct proc_fs_creds *creds = NULL;
 	struct open_file *file;
 	struct node node;
 	int r;
@@ -433,9 +434,14 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EACCES);
 		return;
 	}
-	if (node.kind == NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY)
+	if (node.kind == NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY) {
 		cgx_file_note_opener(ctx, node.hier, node.file, &opener);
-	if (!(file = open_files_add(&fs->files, ino, &opener))) {
+		if ((r = cgx_tasks_note_opener(ctx, node.hier, node.file, &opener, &creds)) < 0) {
+			fuse_reply_err(req, -r);
+			return;
+		}
+	}
+	if (!(file = open_files_add(&fs->files, ino, &opener, creds))) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
@@ -594,6 +600,86 @@ out:
 	fuse_reply_err(req, -r);
 }
 
+/*
+ * The inode an xattr request names: a group directory (@file -1) or one of
+ * its files; -EOPNOTSUPP for the mount root, the aliases and the status
+ * files, which keep none (a read finds nothing there).
+ */
+static int xattr_node(struct cgx_ctx *ctx, fuse_ino_t ino, struct node *node, int *file)
+{
+	int r = node_decode(ctx, ino, node);
+
+	if (r < 0)
+		return r;
+	if (node->kind != NODE_GROUP && node->kind != NODE_FILE)
+		return -EOPNOTSUPP;
+	*file = node->kind == NODE_FILE ? (int)node->file : -1;
+	return 0;
+}
+
+/* A value or a list: its size when asked with size 0, ERANGE when it does not fit. */
+static void reply_xattr(fuse_req_t req, int r, const struct strbuf *data, size_t size)
+{
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else if (!size)
+		fuse_reply_xattr(req, data->len);
+	else if (size < data->len)
+		fuse_reply_err(req, ERANGE);
+	else
+		fuse_reply_buf(req, data->buf, data->len);
+}
+
+static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+{
+	LOCKED_CTX(req);
+	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
+	struct node node;
+	int file, r = xattr_node(ctx, ino, &node, &file);
+
+	if (r == 0)
+		r = cgx_xattr_get(ctx, node.dir, node.hier, file, name, &value);
+	else if (r == -EOPNOTSUPP)
+		r = -ENODATA;
+	reply_xattr(req, r, &value, size);
+}
+
+static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	LOCKED_CTX(req);
+	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
+	struct cgx_caller caller = req_caller(req);
+	struct node node;
+	int file, r = xattr_node(ctx, ino, &node, &file);
+
+	if (r == 0)
+		r = cgx_xattr_list(ctx, node.dir, node.hier, file, &caller, &names);
+	reply_xattr(req, r == -EOPNOTSUPP ? 0 : r, &names, size);
+}
+
+static void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const char *value,
+			size_t size, int flags)
+{
+	LOCKED_CTX(req);
+	struct node node;
+	int file, r = xattr_node(ctx, ino, &node, &file);
+
+	if (r == 0)
+		r = cgx_xattr_set(ctx, node.dir, node.hier, file, name, value, size, flags);
+	fuse_reply_err(req, -r);
+}
+
+static void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
+{
+	LOCKED_CTX(req);
+	struct node node;
+	int file, r = xattr_node(ctx, ino, &node, &file);
+
+	if (r == 0)
+		r = cgx_xattr_remove(ctx, node.dir, node.hier, file, name);
+	fuse_reply_err(req, -r);
+}
+
 /* kernfs has no create, mknod, link, symlink or unlink: the VFS answers for it. */
 static void op_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
 		      struct fuse_file_info *fi)
@@ -664,5 +750,9 @@ const struct fuse_lowlevel_ops cgxfs_ops = {
 	.release = op_release,
 	.readdir = op_readdir,
 	.statfs = op_statfs,
+	.setxattr = op_setxattr,
+	.getxattr = op_getxattr,
+	.listxattr = op_listxattr,
+	.removexattr = op_removexattr,
 	.create = op_create,
 };

@@ -5,6 +5,7 @@
 #include "fold.h"
 #include "util.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,13 +76,15 @@ static int build_group_dirs(struct layout *layout)
 		for (unsigned int g = 1; g < hier->nr_groups; g++) {
 			const char *name = strrchr(hier->groups[g].path, '/') + 1;
 			struct v2_dir *parent = hier->groups[hier->groups[g].parent].dir, *dir;
-			char v2_name[512];
+			char v2_name[NAME_MAX + 1];
+			int hashed = tree_escape_name(name, v2_name, sizeof(v2_name));
 
-			if (tree_escape_name(name, v2_name, sizeof(v2_name)) < 0)
-				return mig_err(-ENAMETOOLONG,
-					       "%s%s: the name is too long for cgroup2",
-					       hier->mountpoint, hier->groups[g].path);
+			/* A name past NAME_MAX gets the hashed v2 name cgxfs would give it. */
+			if (hashed < 0)
+				return mig_err(hashed, "%s%s: no cgroup2 name", hier->mountpoint,
+					       hier->groups[g].path);
 			if ((r = child_dir(layout, parent, v2_name, &dir)) < 0 ||
+			    (hashed && !dir->v1_name && (r = tree_set_v1_name(dir, name)) < 0) ||
 			    (r = attach(layout, dir, h, g)) < 0)
 				return r;
 		}

@@ -19,6 +19,7 @@ const char *const log_kind_names[LOG_NR_KINDS] = {
 	[LOG_RUNTIME_HIERARCHY] = "runtime-hierarchy",
 	[LOG_NO_V2] = "no-v2-equivalent",
 	[LOG_APPROXIMATE] = "approximate",
+	[LOG_DELEGATION_REFUSED] = "delegation-refused",
 	[LOG_OTHER] = "other",
 };
 

@@ -27,6 +27,7 @@ enum log_kind {
 	LOG_RUNTIME_HIERARCHY,
 	LOG_NO_V2,
 	LOG_APPROXIMATE,
+	LOG_DELEGATION_REFUSED,
 	LOG_OTHER, /* a kind this reader does not know: counted, not refused */
 	LOG_NR_KINDS,
 };

@@ -117,7 +117,7 @@ int render_json_object(FILE *out, struct json_object *object)
 
 	if (!text)
 		return -ENOMEM;
-	fputs(text, out);
+	out_put_json(out, text);
 	fputc('\n', out);
 	return 0;
 }

@@ -40,6 +40,19 @@ struct json_object *report_to_json(const struct mig_report *report);
 int render_json_object(FILE *out, struct json_object *object);
 
 /* Helpers the renderers share. */
+/*
+ * Text the report did not write itself, for a human: a control character, a
+ * C1 control, a bidirectional override or a byte that is no UTF-8 is shown as
+ * \xHH per byte, a backslash as \\, so that nothing reaches a terminal as a
+ * command and every name reads back unambiguously (out_escape.c).
+ */
+/* The length of the character at @text (1 for a stray byte) and whether it must be escaped. */
+size_t out_char_next(const char *text, bool *unsafe);
+/* @text escaped into @buf, cut at a character to fit. */
+const char *out_text_safe(const char *text, char *buf, size_t size);
+void out_put_safe(FILE *out, const char *text);
+/* Serialised JSON with DEL, C1 and bidi controls as \u escapes and stray bytes as \udcXX. */
+void out_put_json(FILE *out, const char *json);
 /* @value without surrounding white space, cut to fit. */
 const char *v1_text_trimmed(const char *value, char *buf, size_t size);
 /* @value on one line: newlines become "; ". */

@@ -40,10 +40,20 @@ set_label(struct svg_node *node, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Markup characters as entities; what out_put_safe() escapes shows as there ("\x1b"). */
 static void escaped(FILE *out, const char *text)
 {
-	for (; text && *text; text++) {
-		switch (*text) {
+	for (const char *c = text ? text : ""; *c;) {
+		bool unsafe;
+		size_t len = out_char_next(c, &unsafe);
+
+		if (unsafe && *c != '\n') {
+			for (size_t i = 0; i < len; i++)
+				fprintf(out, "\\x%02x", (unsigned char)c[i]);
+			c += len;
+			continue;
+		}
+		switch (*c) {
 		case '&':
 			fputs("&amp;", out);
 			break;
@@ -59,10 +69,13 @@ static void escaped(FILE *out, const char *text)
 		case '\'':
 			fputs("&#39;", out);
 			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
 		default:
-			/* Control characters are not allowed in XML text. */
-			fputc((unsigned char)*text < ' ' && *text != '\n' ? '?' : *text, out);
+			fwrite(c, 1, len, out);
 		}
+		c += len;
 	}
 }
 

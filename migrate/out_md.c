@@ -7,34 +7,56 @@
 
 #include <string.h>
 
-/* Text in a table cell: '|' would end the cell, a newline the row. */
+/*
+ * Text in a table cell: '|' would end the cell, a newline the row. What
+ * out_put_safe() escapes is written so that it renders as there ("\x1b",
+ * "\\"), each backslash escaped for Markdown.
+ */
 static void cell(FILE *out, const char *text)
 {
-	for (; text && *text; text++) {
-		if (*text == '|' || *text == '\\' || *text == '`' || *text == '*' || *text == '_' ||
-		    *text == '<' || *text == '>' || *text == '[' || *text == ']')
-			fputc('\\', out);
-		if (*text == '\n')
+	for (const char *c = text ? text : ""; *c;) {
+		bool unsafe;
+		size_t len = out_char_next(c, &unsafe);
+
+		if (*c == '\n')
 			fputs("<br>", out);
+		else if (unsafe)
+			for (size_t i = 0; i < len; i++)
+				fprintf(out, "\\\\x%02x", (unsigned char)c[i]);
+		else if (*c == '\\')
+			fputs("\\\\\\\\", out);
+		else if (strchr("|`*_<>[]", *c))
+			fprintf(out, "\\%c", *c);
 		else
-			fputc(*text, out);
+			fwrite(c, 1, len, out);
+		c += len;
 	}
 }
 
 static void code_cell(FILE *out, const char *text)
 {
-	char line[1024];
-
 	if (!text || !*text) {
 		fputs("-", out);
 		return;
 	}
-	/* A backtick inside would end the code span: such values are shown escaped instead. */
-	if (strchr(text, '`') || strchr(text, '|')) {
-		cell(out, v1_text_oneline(text, line, sizeof(line)));
+	/* A backtick inside would end the code span, a '|' the cell: such values are shown escaped.
+	 */
+	if (strpbrk(text, "`|")) {
+		cell(out, text);
 		return;
 	}
-	fprintf(out, "`%s`", v1_text_oneline(text, line, sizeof(line)));
+	/* No escapes inside a code span: out_put_safe()'s show as written; lines join with "; ". */
+	fputc('`', out);
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		_cleanup_free_ char *copy = strndup(line, len);
+
+		out_put_safe(out, copy ? copy : "?");
+		line += len;
+		if (*line && *++line)
+			fputs("; ", out);
+	}
+	fputc('`', out);
 }
 
 static void print_verdict(FILE *out, const struct mig_report *report)
@@ -70,7 +92,9 @@ static void print_hierarchies(FILE *out, const struct mig_report *report)
 		const struct mig_hier *hier = &report->hier[h];
 		bool diverges = report_hier_diverges(report, h);
 
-		fprintf(out, "| `%s` | ", report_hier_name(report, h));
+		fputs("| ", out);
+		code_cell(out, report_hier_name(report, h));
+		fputs(" | ", out);
 		cell(out, hier->mountpoint);
 		fprintf(out, " | %u | %lu | %s | ", hier->nr_groups - 1, hier->nr_tasks,
 			diverges	      ? "**diverges**"
@@ -108,7 +132,8 @@ static void print_divergence(FILE *out, const struct mig_report *report)
 			if (!task->coord[h])
 				continue;
 			fputs(first ? "" : "<br>", out);
-			fprintf(out, "%s:", report_hier_name(report, h));
+			cell(out, report_hier_name(report, h));
+			fputc(':', out);
 			cell(out, task_coord(report, task, h));
 			first = 0;
 		}
@@ -133,7 +158,11 @@ static void print_divergence(FILE *out, const struct mig_report *report)
 		hier_mask_names(report, report->shapes[s].absent_mask, absent, sizeof(absent));
 		fputs("| ", out);
 		code_cell(out, report->shapes[s].path);
-		fprintf(out, " | %s | %s |\n", present, absent);
+		fputs(" | ", out);
+		cell(out, present);
+		fputs(" | ", out);
+		cell(out, absent);
+		fputs(" |\n", out);
 	}
 }
 
@@ -158,7 +187,9 @@ static void print_settings(FILE *out, const struct mig_report *report)
 						"|---|---|---|---|---|---|---|---|\n");
 				if (nr++ >= OUT_MAX_ROWS)
 					continue;
-				fprintf(out, "| `%s` | ", report_hier_name(report, h));
+				fputs("| ", out);
+				code_cell(out, report_hier_name(report, h));
+				fputs(" | ", out);
 				code_cell(out, group->path);
 				fprintf(out, " | `%s` | ", setting->row->name);
 				code_cell(out, setting->value);
@@ -197,7 +228,11 @@ static int print_layout(FILE *out, const struct mig_report *report)
 		layout_tree_prefix(report, last, n, prefix, sizeof(prefix));
 		layout_node_notes(report, &report->nodes[n], notes, sizeof(notes));
 		/* A fence inside the block would end it; names cannot hold a newline. */
-		fprintf(out, "%s%s  %s\n", prefix, n ? report->nodes[n].name : "/", notes);
+		fputs(prefix, out);
+		out_put_safe(out, n ? report->nodes[n].name : "/");
+		fputs("  ", out);
+		out_put_safe(out, notes);
+		fputc('\n', out);
 	}
 	if (report->nr_nodes > OUT_MAX_NODES)
 		fprintf(out, "... and %u more directories\n", report->nr_nodes - OUT_MAX_NODES);
@@ -250,7 +285,9 @@ int render_markdown(FILE *out, const struct mig_report *report)
 
 	fprintf(out, "# cgx-migrate report: ");
 	cell(out, report->host);
-	fprintf(out, "\n\nKernel %s, generated %s. Sources:", report->kernel, report->generated);
+	fputs("\n\nKernel ", out);
+	cell(out, report->kernel);
+	fprintf(out, ", generated %s. Sources:", report->generated);
 	for (unsigned int i = 0; i < report->nr_sources; i++) {
 		fprintf(out, "%s %s ", i ? ";" : "", report->sources[i].kind);
 		code_cell(out, report->sources[i].path);

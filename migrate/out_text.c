@@ -68,9 +68,12 @@ static void print_hierarchies(FILE *out, const struct style *st, const struct mi
 		const struct mig_hier *hier = &report->hier[h];
 		bool diverges = report_hier_diverges(report, h);
 
+		char name[64], mountpoint[256];
+
 		fprintf(out, "  %-20s %-36s %6u group%s %6lu process%s  %s%s%s\n",
-			report_hier_name(report, h), hier->mountpoint, hier->nr_groups - 1,
-			hier->nr_groups == 2 ? " " : "s", hier->nr_tasks,
+			out_text_safe(report_hier_name(report, h), name, sizeof(name)),
+			out_text_safe(hier->mountpoint, mountpoint, sizeof(mountpoint)),
+			hier->nr_groups - 1, hier->nr_groups == 2 ? " " : "s", hier->nr_tasks,
 			hier->nr_tasks == 1 ? "  " : "es", diverges ? st->warn : st->dim,
 			diverges	      ? "diverges"
 			: hier->nr_groups > 1 ? "in use"
@@ -82,10 +85,13 @@ static void print_hierarchies(FILE *out, const struct style *st, const struct mi
 
 		if (!hier->nr_unknown_files)
 			continue;
-		fprintf(out, "  %sfiles of %s with no row in the table:", st->dim,
-			report_hier_name(report, h));
-		for (unsigned int i = 0; i < hier->nr_unknown_files; i++)
-			fprintf(out, " %s", hier->unknown_files[i]);
+		fprintf(out, "  %sfiles of ", st->dim);
+		out_put_safe(out, report_hier_name(report, h));
+		fprintf(out, " with no row in the table:");
+		for (unsigned int i = 0; i < hier->nr_unknown_files; i++) {
+			fputc(' ', out);
+			out_put_safe(out, hier->unknown_files[i]);
+		}
 		fprintf(out, "%s\n", st->off);
 	}
 }
@@ -97,8 +103,10 @@ static void print_tuple(FILE *out, const struct mig_report *report, const struct
 	for (unsigned int h = 0; h < report->hiers.nr; h++) {
 		if (!task->coord[h])
 			continue;
-		fprintf(out, "%s%s:%s", first ? "" : " ", report_hier_name(report, h),
-			task_coord(report, task, h));
+		fputs(first ? "" : " ", out);
+		out_put_safe(out, report_hier_name(report, h));
+		fputc(':', out);
+		out_put_safe(out, task_coord(report, task, h));
 		first = false;
 	}
 }
@@ -115,12 +123,16 @@ static void print_divergence(FILE *out, const struct style *st, const struct mig
 			continue;
 		if (nr++ >= OUT_MAX_ROWS)
 			continue;
-		fprintf(out, "  %s%d%s %s (%s): ", st->bold, task->pid, st->off,
-			task->comm[0] ? task->comm : "?", procinfo_program(task));
+		fprintf(out, "  %s%d%s ", st->bold, task->pid, st->off);
+		out_put_safe(out, task->comm[0] ? task->comm : "?");
+		fputs(" (", out);
+		out_put_safe(out, procinfo_program(task));
+		fputs("): ", out);
 		print_tuple(out, report, task);
-		fprintf(out, "\n      -> %s %s%s%s\n", report->nodes[task->leaf].path,
-			task->exact ? st->good : st->warn, task->exact ? "exact" : "approximate",
-			st->off);
+		fputs("\n      -> ", out);
+		out_put_safe(out, report->nodes[task->leaf].path);
+		fprintf(out, " %s%s%s\n", task->exact ? st->good : st->warn,
+			task->exact ? "exact" : "approximate", st->off);
 		shown++;
 	}
 	if (!nr)
@@ -134,8 +146,14 @@ static void print_divergence(FILE *out, const struct style *st, const struct mig
 
 		hier_mask_names(report, report->shapes[s].present_mask, present, sizeof(present));
 		hier_mask_names(report, report->shapes[s].absent_mask, absent, sizeof(absent));
-		fprintf(out, "  %s%s%s: in %s; not in %s\n", st->warn, report->shapes[s].path,
-			st->off, present, absent);
+		fputs("  ", out);
+		fputs(st->warn, out);
+		out_put_safe(out, report->shapes[s].path);
+		fprintf(out, "%s: in ", st->off);
+		out_put_safe(out, present);
+		fputs("; not in ", out);
+		out_put_safe(out, absent);
+		fputc('\n', out);
 	}
 	if (!report->nr_shapes)
 		fprintf(out, "  none\n");
@@ -159,18 +177,25 @@ static void print_settings(FILE *out, const struct style *st, const struct mig_r
 			nr += group->nr_settings;
 			if (shown >= OUT_MAX_ROWS)
 				continue;
-			fprintf(out, "  %s%s:%s%s\n", st->bold, report_hier_name(report, h),
-				group->path, st->off);
+			fputs("  ", out);
+			fputs(st->bold, out);
+			out_put_safe(out, report_hier_name(report, h));
+			fputc(':', out);
+			out_put_safe(out, group->path);
+			fprintf(out, "%s\n", st->off);
 			for (unsigned int s = 0; s < group->nr_settings; s++, shown++) {
 				const struct mig_setting *setting = &group->settings[s];
 				char value[512], v2[512];
 
-				fprintf(out, "    %s = %s  ->  ", setting->row->name,
-					v1_text_oneline(setting->value, value, sizeof(value)));
-				if (setting->row->v2.file && setting->v2_value)
-					fprintf(out, "%s = %s", setting->row->v2.file,
-						v1_text_oneline(setting->v2_value, v2, sizeof(v2)));
-				else if (setting->row->v2.file)
+				fprintf(out, "    %s = ", setting->row->name);
+				out_put_safe(out,
+					     v1_text_oneline(setting->value, value, sizeof(value)));
+				fputs("  ->  ", out);
+				if (setting->row->v2.file && setting->v2_value) {
+					fprintf(out, "%s = ", setting->row->v2.file);
+					out_put_safe(out, v1_text_oneline(setting->v2_value, v2,
+									  sizeof(v2)));
+				} else if (setting->row->v2.file)
 					fprintf(out, "%s", setting->row->v2.file);
 				else
 					fprintf(out, "no v2 file");
@@ -205,9 +230,11 @@ static int print_layout(FILE *out, const struct style *st, const struct mig_repo
 
 		layout_tree_prefix(report, last, n, prefix, sizeof(prefix));
 		layout_node_notes(report, node, notes, sizeof(notes));
-		fprintf(out, "  %s%s%s%s  %s%s%s\n", prefix, flagged ? st->warn : "",
-			n ? node->name : "/ (the cgroup2 root of the layout)",
-			flagged ? st->off : "", st->dim, notes, st->off);
+		fprintf(out, "  %s%s", prefix, flagged ? st->warn : "");
+		out_put_safe(out, n ? node->name : "/ (the cgroup2 root of the layout)");
+		fprintf(out, "%s  %s", flagged ? st->off : "", st->dim);
+		out_put_safe(out, notes);
+		fprintf(out, "%s\n", st->off);
 	}
 	if (report->nr_nodes > OUT_MAX_NODES)
 		fprintf(out, "  ... and %u more directories (see --format json)\n",
@@ -218,8 +245,10 @@ static int print_layout(FILE *out, const struct style *st, const struct mig_repo
 static void print_log(FILE *out, const struct style *st, const struct log_summary *log)
 {
 	heading(out, st, "Deprecation log");
-	fprintf(out, "  %s: %lu lines, %lu records, %lu corrupt or truncated lines skipped",
-		log->path, log->lines, log->records, log->corrupt);
+	fputs("  ", out);
+	out_put_safe(out, log->path);
+	fprintf(out, ": %lu lines, %lu records, %lu corrupt or truncated lines skipped", log->lines,
+		log->records, log->corrupt);
 	if (log->corrupt)
 		fprintf(out, " (first at line %lu)", log->first_corrupt_line);
 	fprintf(out, "\n");
@@ -239,11 +268,14 @@ static void print_log(FILE *out, const struct style *st, const struct log_summar
 	for (size_t i = 0; i < log->nr_uses && i < OUT_MAX_ROWS; i++) {
 		const struct log_use *use = log->uses[i];
 
-		fprintf(out, "  %8lu  %s%-24s%s %s", use->count,
+		fprintf(out, "  %8lu  %s%-24s%s ", use->count,
 			use->kind == LOG_MULTI_HIERARCHY || use->kind == LOG_NO_V2 ? st->warn : "",
-			log_kind_names[use->kind], st->off, use->program);
-		for (unsigned int e = 0; e < use->nr_examples && e < 2; e++)
-			fprintf(out, "%s%s", e ? "; " : "  e.g. ", use->examples[e]);
+			log_kind_names[use->kind], st->off);
+		out_put_safe(out, use->program);
+		for (unsigned int e = 0; e < use->nr_examples && e < 2; e++) {
+			fputs(e ? "; " : "  e.g. ", out);
+			out_put_safe(out, use->examples[e]);
+		}
 		fprintf(out, "\n");
 	}
 	if (log->nr_uses > OUT_MAX_ROWS)
@@ -256,10 +288,16 @@ int render_text(FILE *out, const struct mig_report *report, bool colour)
 	const struct style *st = colour ? &colour_style : &plain_style;
 	int r;
 
-	fprintf(out, "%scgx-migrate report%s: %s, kernel %s, %s\n", st->bold, st->off, report->host,
-		report->kernel, report->generated);
-	for (unsigned int i = 0; i < report->nr_sources; i++)
-		fprintf(out, "  source: %s %s\n", report->sources[i].kind, report->sources[i].path);
+	fprintf(out, "%scgx-migrate report%s: ", st->bold, st->off);
+	out_put_safe(out, report->host);
+	fputs(", kernel ", out);
+	out_put_safe(out, report->kernel);
+	fprintf(out, ", %s\n", report->generated);
+	for (unsigned int i = 0; i < report->nr_sources; i++) {
+		fprintf(out, "  source: %s ", report->sources[i].kind);
+		out_put_safe(out, report->sources[i].path);
+		fputc('\n', out);
+	}
 	fprintf(out, "\n");
 	print_verdict(out, st, report);
 	if (report->have_hiers) {
@@ -271,7 +309,19 @@ int render_text(FILE *out, const struct mig_report *report, bool colour)
 	}
 	if (report->log)
 		print_log(out, st, report->log);
-	if (report->counters)
-		fprintf(out, "\n%scgxfs counters%s\n%s", st->bold, st->off, report->counters);
+	if (report->counters) {
+		fprintf(out, "\n%scgxfs counters%s\n", st->bold, st->off);
+		/* Line by line: the file's newlines are its own, anything else is escaped. */
+		for (const char *line = report->counters; *line;) {
+			size_t len = strcspn(line, "\n");
+			_cleanup_free_ char *copy = strndup(line, len);
+
+			if (!copy)
+				return -ENOMEM;
+			out_put_safe(out, copy);
+			fputc('\n', out);
+			line += len + (line[len] == '\n');
+		}
+	}
 	return 0;
 }

@@ -128,7 +128,7 @@ records() {
 	[ -z "$(cat "$MNT/cgx.limits")" ]
 	[ "$(write_result "$MNT/cgx.limits" 1)" = "Permission denied" ]
 	[ "$(cut -d' ' -f1 "$MNT/cgx.deprecations" | tr '\n' ' ')" = \
-		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate log_lost syslog_suppressed log_folded log_pending log_dropped " ]
+		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate delegation-refused log_lost syslog_suppressed log_folded log_pending log_dropped " ]
 }
 
 @test "a loop of 10,000 writes: 20 lines, the rest folded into a count that adds up" {

@@ -407,3 +407,106 @@ PY
 	[[ "$output" != *$'\033['* ]]
 	[[ "$output" == *"Verdict: needs-changes"* ]]
 }
+
+# Group names a delegated user picks and a comm any process sets: a report
+# must show them, never pass them to the terminal that reads it.
+make_hostile_layout() {
+	local root=$WORK/cgroup h
+	HOSTILE_NAMES=($'\e]0;pwned\a\e[31mred' $'over\rwrite' $'c1\xc2\x9bcsi' $'raw\x9bbyte'
+		$'bidi\xe2\x80\xaeevil' $'del\x7f' 'back\slash')
+	h=$root/cpu,cpuacct
+	mkdir -p "$h"
+	: >"$h/tasks"
+	for name in "${HOSTILE_NAMES[@]}"; do
+		mkdir "$h/$name"
+		: >"$h/$name/tasks"
+	done
+	echo 512 >"$h/${HOSTILE_NAMES[0]}/cpu.shares"
+	# A process names itself: comm is whatever it wrote (python itself, not a wrapper script).
+	"$(python3 -c 'import sys; print(sys.executable)')" -c 'import time; open("/proc/self/comm", "w").write("x\x1b[2Jy\r"); time.sleep(1000)' \
+		</dev/null >/dev/null 2>&1 &
+	pid=$!
+	SLEEPERS="${SLEEPERS:-} $pid"
+	for _ in $(seq 50); do
+		[ "$(cat /proc/$pid/comm)" = $'x\e[2Jy\r' ] && break
+		sleep 0.1
+	done
+	echo "$pid" >"$h/${HOSTILE_NAMES[1]}/tasks"
+	# In two hierarchies, so that the process and its comm are listed.
+	mkdir -p "$root/net_cls,net_prio/other"
+	: >"$root/net_cls,net_prio/tasks"
+	echo "$pid" >"$root/net_cls,net_prio/other/tasks"
+	HOSTILE=$root
+}
+
+# Whether FILE holds a control character other than newline, DEL, a C1 control, a
+# bidirectional override or a byte that is no UTF-8.
+has_raw_controls() {
+	python3 - "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "surrogateescape")
+bad = re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]", text)
+sys.exit(0 if bad else 1)
+PY
+}
+
+@test "control characters of names and comm are escaped in text, markdown and html" {
+	make_hostile_layout
+	for format in text markdown html; do
+		"$MIGRATE" report --scan "$HOSTILE" --format "$format" -o "$WORK/r.$format"
+		! has_raw_controls "$WORK/r.$format" || { echo "raw control in $format"; false; }
+	done
+	grep -qF 'cpu,cpuacct:/\x1b]0;pwned\x07\x1b[31mred' "$WORK/r.text"
+	grep -qF -- '── over\x0dwrite  [cpu,cpuacct]' "$WORK/r.text"
+	grep -qF -- '── c1\xc2\x9bcsi' "$WORK/r.text"
+	grep -qF -- '── raw\x9bbyte' "$WORK/r.text"
+	grep -qF -- '── bidi\xe2\x80\xaeevil' "$WORK/r.text"
+	grep -qF -- '── del\x7f' "$WORK/r.text"
+	# A backslash doubles, so that a name spelt "\x1b" reads apart from ESC.
+	grep -qF -- '── back\\slash' "$WORK/r.text"
+	grep -qF "x\\x1b[2Jy\\x0d (" "$WORK/r.text"
+	# Markdown: the escape renders as written; in a code span it is written as is.
+	grep -qF '| `cpu,cpuacct` | `/\x1b]0;pwned\x07\x1b[31mred` | `cpu.shares` | `512` |' "$WORK/r.markdown"
+	grep -qF '| x\\x1b\[2Jy\\x0d |' "$WORK/r.markdown"
+	grep -qF '<code>/\x1b]0;pwned\x07\x1b[31mred</code>' "$WORK/r.html"
+	grep -qF '<td>x\x1b[2Jy\x0d</td>' "$WORK/r.html"
+}
+
+@test "json keeps hostile names whole and valid: C1 escaped, a stray byte as \\udcXX" {
+	make_hostile_layout
+	"$MIGRATE" report --scan "$HOSTILE" --format json -o "$WORK/r.json"
+	! has_raw_controls "$WORK/r.json"
+	grep -qF '"\u001b]0;pwned\u0007\u001b[31mred' "$WORK/r.json"
+	grep -qF 'c1\u009bcsi' "$WORK/r.json"
+	grep -qF 'raw\udc9bbyte' "$WORK/r.json"
+	grep -qF 'bidi\u202eevil' "$WORK/r.json"
+	# Every name that is UTF-8 reads back byte for byte; the stray byte through surrogateescape.
+	python3 - "$WORK/r.json" "${HOSTILE_NAMES[@]}" <<'PY'
+import json, os, sys
+report = json.load(open(sys.argv[1]))
+paths = {g["path"] for h in report["hierarchies"] for g in h["groups"]}
+for name in sys.argv[2:]:
+    want = "/" + os.fsdecode(os.fsencode(name))
+    assert want in paths, (want, paths)
+PY
+	[ "$(jq -r ".processes[] | select(.pid == $pid) | .comm" "$WORK/r.json")" = $'x\e[2Jy\r' ]
+}
+
+@test "a group name past NAME_MAX gets the hashed v2 name cgxfs gives it, not an error" {
+	local root=$WORK/cgroup name
+	# 255 bytes (what /tmp holds) that need the escape: 257 in v2.
+	name=memory.$(head -c 248 /dev/zero | tr '\0' m)
+	mkdir -p "$root/cpu,cpuacct/$name"
+	: >"$root/cpu,cpuacct/tasks"
+	: >"$root/cpu,cpuacct/$name/tasks"
+	"$MIGRATE" report --scan "$root" --format json -o "$WORK/r.json"
+	hashed=$(python3 -c '
+import os, sys
+h = 0xcbf29ce484222325
+for b in os.fsencode(sys.argv[1]):
+    h = ((h ^ b) * 0x100000001b3) & (2**64 - 1)
+print("@@~%016x" % h)' "$name")
+	[ "$(jq -r '.hierarchies[0].groups[1].path' "$WORK/r.json")" = "/$name" ]
+	[ "$(jq -r '.hierarchies[0].groups[1].v2_path' "$WORK/r.json")" = "/$hashed" ]
+	[ "$(jq -r '.v2_layout.children[0].name' "$WORK/r.json")" = "$hashed" ]
+}

@@ -27,6 +27,7 @@ for _ in $(seq 100); do   # until both setprivs have exec'd sleep
 	[ "$(readlink /proc/$pmix/exe)$(readlink /proc/$pmix2/exe)" = /usr/bin/sleep/usr/bin/sleep ] && break
 	sleep 0.1
 done
+enter_view $pmix; enter_view $pmix2
 echo "uids of the targets: $(awk '/^Uid/ {print $2,$3,$4}' /proc/$pmix/status) / $(awk '/^Uid/ {print $2,$3,$4}' /proc/$pmix2/status)"
 case_ A "move (ruid B, euid=suid A) via" $h/d/tasks "echo $pmix > $h/d/tasks"
 case_ A "move (ruid A, euid=suid B) via" $h/d/tasks "echo $pmix2 > $h/d/tasks"
@@ -43,6 +44,7 @@ echo "## threads (a perl process of B with two threads)"
 (exec setpriv --reuid $B --regid $B --clear-groups perl -Mthreads -e 'threads->create(sub { sleep 1000 })->detach; sleep 1000' </dev/null >/dev/null 2>&1) &
 pt=$!; sleepers="$sleepers $pt"
 for _ in $(seq 50); do [ "$(ls /proc/$pt/task | wc -l)" = 2 ] && break; sleep 0.1; done
+enter_view $pt
 tid=$(ls /proc/$pt/task | grep -vx $pt)
 echo "threads: $(ls /proc/$pt/task | wc -l)"
 case_ A "move B's thread via" $h/d/tasks "echo $tid > $h/d/tasks"

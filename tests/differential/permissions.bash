@@ -34,10 +34,18 @@ as() {
 }
 case_() { echo "$1 $2 $3: $(as "$1" "$4")"; }
 st() { stat -c '%a %u:%g' "$1" 2>&1 | err; }
-spawn_as() {   # spawn_as UID: a sleep of that uid, its pid in $pid
+# enter_view PID: root puts PID in a group of perf_event, which these scripts
+# leave alone. Under cgxfs a process whose cgroup2 cgroup lies outside the
+# base comes into the view only for a writer cgroup2 itself would let move
+# it (A and B get EACCES where v1 moves it: a deliberate difference, see
+# tests/bats/delegation.bats); these scripts compare v1's rules between
+# processes the view already holds.
+enter_view() { mkdir -p perf_event/in-view; echo "$1" > perf_event/in-view/tasks; }
+spawn_as() {   # spawn_as UID: a sleep of that uid in the view, its pid in $pid
 	(exec setpriv --reuid "$1" --regid "$1" --clear-groups sleep 1000 </dev/null >/dev/null 2>&1) &
 	pid=$!
 	sleepers="$sleepers $pid"
+	enter_view $pid
 }
 ingroup() { local l; while read -r l; do [ "$l" = "$1" ] && { echo yes; return; }; done <"$2"; echo no; }
 sleepers=
@@ -54,6 +62,7 @@ done
 # cleanup: no sleeper left, no group left.
 cleanup() {
 	kill $sleepers 2>/dev/null; wait 2>/dev/null; sleepers=
+	rmdir perf_event/in-view 2>/dev/null
 	for h in cpu,cpuacct memory pids freezer; do
 		find $h/d $h/u -depth -type d -exec rmdir {} \;
 	done

@@ -166,7 +166,7 @@ int fake_mount_create(struct fake_view *view)
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(root_files); i++)
 		r = write_new(fd, root_files[i].name, root_files[i].value);
 	close(fd);
-	view->caller = (struct cgx_caller){getpid(), 0, 0, true};
+	view->caller = (struct cgx_caller){getpid(), 0, 0, true, NULL};
 	current = view;
 	return r < 0 ? r : fake_dir_populate(view, FAKE_BASE);
 }

@@ -85,6 +85,30 @@ common_teardown() {
 	rm -rf "$LOGDIR"
 }
 
+# An unprivileged user of the suites that check who may do what: made once
+# (setup_file), its ids in TEST_UID and TEST_GID (test_user_ids).
+TEST_USER=cgxtest
+
+test_user_make() {
+	id -u "$TEST_USER" >/dev/null 2>&1 || useradd --system --no-create-home "$TEST_USER"
+}
+
+test_user_ids() {
+	TEST_UID=$(id -u "$TEST_USER")
+	TEST_GID=$(id -g "$TEST_USER")
+}
+
+as_user() {
+	setpriv --reuid="$TEST_UID" --regid="$TEST_GID" --clear-groups "$@"
+}
+
+# What `echo VALUE > FILE` as the test user reports: "ok" or the errno text.
+user_write_result() {
+	local out
+	out=$(as_user bash -c "echo '$2' > '$1'" 2>&1) && { echo ok; return; }
+	echo "${out##*: }"
+}
+
 # A long sleep, its pid in $pid, killed by teardown. Not run in $(...): the
 # substitution would wait for the sleep's end.
 spawn_sleeper() {

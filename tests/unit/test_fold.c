@@ -16,16 +16,20 @@ enum { CPUSET, CPU, BLKIO, MEMORY };
 static struct v2_dir *group(unsigned int h, const char *path)
 {
 	struct v2_dir *dir = tree.base;
-	char copy[256], *save = NULL;
+	char copy[4096], *save = NULL;
 
 	snprintf(copy, sizeof(copy), "%s", path);
 	for (char *name = strtok_r(copy, "/", &save); name; name = strtok_r(NULL, "/", &save)) {
 		char v2_name[300];
 		struct v2_dir *child;
 
-		tree_escape_name(name, v2_name, sizeof(v2_name));
-		if (!(child = tree_child(dir, v2_name)))
+		if (!(child = tree_child_named(dir, name))) {
+			int hashed = tree_escape_name(name, v2_name, sizeof(v2_name));
+
 			tree_add_dir(&tree, dir, v2_name, &child);
+			if (hashed)
+				tree_set_v1_name(child, name);
+		}
 		dir = child;
 	}
 	if (!dir->group[h])
@@ -196,6 +200,71 @@ static void test_names_are_escaped_both_ways(void)
 	CHECK(tree_is_cgx_leaf_name(CGX_TASKS_LEAF));
 }
 
+static void fill(char *buf, char c, size_t n)
+{
+	memset(buf, c, n);
+	buf[n] = '\0';
+}
+
+/* Every name kernfs takes has a v2 name within NAME_MAX; only those that need it are hashed. */
+static void test_names_past_name_max_are_hashed(void)
+{
+	char name[1100], v2[300], again[300];
+
+	fill(name, 'n', 255);
+	CHECK_EQ_INT(tree_escape_name(name, v2, sizeof(v2)), 0);
+	CHECK(!strcmp(v2, name));
+	fill(name, 'n', 256);
+	CHECK_EQ_INT(tree_escape_name(name, v2, sizeof(v2)), 1);
+	CHECK(tree_is_hashed_name(v2) && strlen(v2) == 19);
+	CHECK(!tree_is_cgx_leaf_name(v2));
+	/* "@@" + 253 bytes fits; one more does not. */
+	fill(name, '@', 253);
+	CHECK_EQ_INT(tree_escape_name(name, v2, sizeof(v2)), 0);
+	CHECK(strlen(v2) == 255 && !strcmp(tree_unescape_name(v2), name));
+	fill(name, '@', 254);
+	CHECK_EQ_INT(tree_escape_name(name, v2, sizeof(v2)), 1);
+	/* Each controller prefix, at 255 bytes. */
+	memcpy(name, "memory.", 7);
+	fill(name + 7, 'm', 248);
+	CHECK_EQ_INT(tree_escape_name(name, v2, sizeof(v2)), 1);
+	/* Stable (a restart and cgx-migrate name it alike), another name at each attempt. */
+	CHECK_EQ_INT(tree_escape_name(name, again, sizeof(again)), 1);
+	CHECK(!strcmp(v2, again));
+	CHECK_EQ_INT(tree_escape_name_attempt(name, 1, again, sizeof(again)), 1);
+	CHECK(strcmp(v2, again) && tree_is_hashed_name(again));
+	/* No name of the old scheme is hashed, so old directories load by name. */
+	CHECK(!tree_is_hashed_name("@@@~x") && !tree_is_hashed_name("~x"));
+	CHECK_EQ_INT(tree_escape_name("~0123456789abcdef", v2, sizeof(v2)), 0);
+	CHECK(!tree_is_hashed_name(v2));
+}
+
+/* A group path of long names: found by v1 name, and its tuple text reads back. */
+static void test_long_names_round_trip_through_tuples(void)
+{
+	char a[1100], b[1100], path[2300], *text = malloc(FOLD_TUPLE_TEXT_MAX);
+	struct tuple t, back;
+	struct v2_dir *dir;
+
+	fill(a, 'a', 1000);
+	memcpy(b, "cpu.", 4);
+	fill(b + 4, 'b', 996);
+	snprintf(path, sizeof(path), "%s/%s", a, b);
+	root_tuple(&t);
+	group(CPU, a);
+	group(MEMORY, a);
+	t.coord[CPU] = dir = group(CPU, path);
+	t.coord[MEMORY] = group(MEMORY, path);
+	CHECK(tree_is_hashed_name(dir->name) && !strcmp(tree_dir_v1_name(dir), b));
+	CHECK(fold_lookup_group(&tree, CPU, "/nope") == NULL);
+	CHECK_EQ_INT(fold_tuple_format(&tree, &hiers, &t, text, FOLD_TUPLE_TEXT_MAX), 0);
+	CHECK(strlen(text) > 2000);
+	CHECK_EQ_INT(fold_tuple_parse(&tree, &hiers, text, &back), 0);
+	CHECK(tuple_equal(&t, &back, tree.nr_hier));
+	CHECK_EQ_INT(fold_tuple_format(&tree, &hiers, &t, text, 1024), -ENAMETOOLONG);
+	free(text);
+}
+
 /* Ids survive a restart: a loaded id is indexed as stored and new ones come after it. */
 static void test_group_ids_are_kept_and_never_reused(void)
 {
@@ -238,6 +307,8 @@ int main(void)
 	test_long_names_fall_back_to_a_hash();
 	test_tuple_text_round_trips();
 	test_names_are_escaped_both_ways();
+	test_names_past_name_max_are_hashed();
+	test_long_names_round_trip_through_tuples();
 	test_group_ids_are_kept_and_never_reused();
 
 	tree_release(&tree);

@@ -1,0 +1,54 @@
+# Differential: extended attributes of groups and their files (kernfs keeps
+# user.* since 5.7, with 128 attributes and 128 KiB of values per inode),
+# for root, the owner of a delegated group and another user; rename and
+# rmdir. Each case prints ok or the errno message, and what reads back.
+cd /sys/fs/cgroup || exit 1
+err() { sed 's/.*: //'; }
+try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out:-failed}" | tail -n1 | err; fi; }
+get() { local out; if out=$(getfattr --only-values -n "$2" "$1" 2>&1); then echo "=$out"; else echo "$out" | err; fi; }
+names() { getfattr -d -m - --absolute-names "$1" 2>/dev/null | sed -n 's/=.*//p' | sort | tr '\n' ' '; }
+A=1001
+as_a() { setpriv --reuid $A --regid $A --clear-groups "$@"; }
+h=freezer
+mkdir $h/g $h/d
+chown $A $h/d
+
+echo "## root on a group and a file"
+echo "set user.a: $(try setfattr -n user.a -v 1 $h/g) get: $(get $h/g user.a)"
+echo "replace: $(try setfattr -n user.a -v 22 $h/g) get: $(get $h/g user.a)"
+echo "empty value: $(try setfattr -n user.e $h/g) get: $(get $h/g user.e)"
+echo "trusted: $(try setfattr -n trusted.t -v t $h/g) security: $(try setfattr -n security.s -v s $h/g)"
+echo "bare prefix: $(try setfattr -n user. -v 1 $h/g) other namespace: $(try setfattr -n foo.bar -v 1 $h/g)"
+echo "file tasks: $(try setfattr -n user.f -v f $h/g/tasks) get: $(get $h/g/tasks user.f) dir has it: $(get $h/g user.f)"
+echo "names: $(names $h/g)"
+echo "remove: $(try setfattr -x user.e $h/g) again: $(try setfattr -x user.e $h/g) get: $(get $h/g user.e)"
+
+echo "## another user"
+echo "get user.a: $(as_a getfattr --only-values -n user.a $h/g 2>&1 | err) trusted: $(as_a getfattr -n trusted.t $h/g 2>&1 | err)"
+echo "names: $(as_a getfattr -d -m - --absolute-names $h/g 2>/dev/null | sed -n 's/=.*//p' | sort | tr '\n' ' ')"
+echo "set user.b: $(try as_a setfattr -n user.b -v 1 $h/g) remove user.a: $(try as_a setfattr -x user.a $h/g)"
+echo "set trusted: $(try as_a setfattr -n trusted.t -v 2 $h/g) security: $(try as_a setfattr -n security.s -v 2 $h/g)"
+
+echo "## the owner of a delegated group"
+echo "set user.o: $(try as_a setfattr -n user.o -v 1 $h/d) get: $(get $h/d user.o) trusted: $(try as_a setfattr -n trusted.t -v 2 $h/d)"
+
+echo "## limits of one inode"
+i=0; r=ok
+while [ $i -lt 129 ] && [ "$r" = ok ]; do r=$(try setfattr -n user.x$i -v v $h/d); i=$((i + 1)); done
+echo "stopped at $i: $r"
+echo "replace at the limit: $(try setfattr -n user.x0 -v w $h/d) trusted there: $(try setfattr -n trusted.t -v 1 $h/d)"
+echo "another inode: $(try setfattr -n user.x0 -v w $h/d/tasks)"
+for i in $(seq 0 127); do setfattr -x user.x$i $h/d 2>/dev/null; done
+setfattr -x user.o $h/d
+head -c 65536 /dev/zero | tr '\0' x >/tmp/xattr-64k
+echo "64 KiB: $(try setfattr -n user.s1 -v "$(cat /tmp/xattr-64k)" $h/d) twice: $(try setfattr -n user.s2 -v "$(cat /tmp/xattr-64k)" $h/d) one more byte: $(try setfattr -n user.s3 -v 1 $h/d)"
+rm -f /tmp/xattr-64k
+
+echo "## rename and rmdir"
+mv -T $h/g $h/r
+echo "after rename: $(get $h/r user.a) file: $(get $h/r/tasks user.f)"
+rmdir $h/r
+mkdir $h/r
+echo "made again: [$(names $h/r)]"
+rmdir $h/r $h/d
+echo "## cleaned: $(ls -d $h/d $h/r 2>&1 | err | sort -u)"
