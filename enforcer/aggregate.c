@@ -246,8 +246,8 @@ static size_t outside_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned
 {
 	size_t nr = 0;
 
-	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-		if (tree_leaf_outside(leaf, group, h) && nr < room)
+	tree_for_each_outside_leaf (leaf, &ctx->tree, group, h)
+		if (nr < room)
 			units[nr++] = leaf;
 	return nr;
 }

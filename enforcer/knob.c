@@ -68,9 +68,8 @@ unsigned long long knob_group_sum(struct cgx_ctx *ctx, struct v2_dir *group, uns
 {
 	unsigned long long sum = dir_number(ctx, group, controller, v2_file, key);
 
-	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-		if (tree_leaf_outside(leaf, group, hier))
-			sum += dir_number(ctx, leaf, controller, v2_file, key);
+	tree_for_each_outside_leaf (leaf, &ctx->tree, group, hier)
+		sum += dir_number(ctx, leaf, controller, v2_file, key);
 	return sum;
 }
 

@@ -164,8 +164,8 @@ static int reclaim_below(const struct v1_file_ctx *fc, unsigned long long bytes)
 		if ((usage = usage_bytes(fc, false)) <= bytes)
 			return 0;
 		r = reclaim_in(ctx, fc->dir, usage - bytes);
-		for (struct v2_dir *leaf = ctx->tree.leaves; r == 0 && leaf; leaf = leaf->leaf_next)
-			if (tree_leaf_outside(leaf, fc->dir, fc->hier))
+		tree_for_each_outside_leaf (leaf, &ctx->tree, fc->dir, fc->hier)
+			if (r == 0)
 				r = reclaim_in(ctx, leaf, usage - bytes);
 		if (r == -ENOENT)
 			return 0; /* before 5.19: no way to reclaim first */
