@@ -85,17 +85,42 @@ static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char
  * leaf_get()). Until then its processes run with the parent's, which are
  * the ones they had.
  */
-static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
+static int leaf_settings(struct cgx_ctx *ctx, struct v2_dir *dir, bool reset)
 {
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
-		int r;
+		v1_for_each_controller (controller, &ctx->hiers.hier[h]) {
+			int (*fn)(struct cgx_ctx *, struct v2_dir *, unsigned int) =
+				reset ? controller->reset_leaf : controller->apply_leaf;
+			int r;
 
-		v1_for_each_controller (controller, &ctx->hiers.hier[h])
-			if (controller->apply_leaf &&
-			    (r = controller->apply_leaf(ctx, leaf, h)) < 0 && r != -ENOENT)
-				return cgx_log_errno(r, "cannot apply %s settings to leaf %s",
-						     controller->name, leaf->name);
+			if (fn && (r = fn(ctx, dir, h)) < 0 && r != -ENOENT)
+				return cgx_log_errno(r, "cannot %s %s settings of leaf %s",
+						     reset ? "reset" : "apply", controller->name,
+						     dir->name);
+		}
 	}
+	return 0;
+}
+
+static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	return leaf_settings(ctx, leaf, false);
+}
+
+/*
+ * @dir, which stays, holds no process of its tuple any more: the settings
+ * it had as a leaf go (a thawed group's directory that turned inner would
+ * keep everything below it frozen). Before its tuple record goes, so that a
+ * daemon killed in between finds it a leaf still and retires it again.
+ */
+static int leaf_forget(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
+{
+	int r;
+
+	if ((r = leaf_settings(ctx, dir, true)) < 0)
+		return r;
+	if ((r = state_drop_tuple(fd)) < 0)
+		return cgx_log_errno(r, "cannot retire leaf %s", dir->name);
 	return 0;
 }
 
@@ -200,8 +225,8 @@ static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	}
 	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
 		return fd;
-	if ((r = state_drop_tuple(fd)) < 0)
-		return cgx_log_errno(r, "cannot retire leaf %s", leaf->name);
+	if ((r = leaf_forget(ctx, leaf, fd)) < 0)
+		return r;
 	tree_clear_leaf(&ctx->tree, leaf);
 	return 0;
 }
@@ -250,8 +275,8 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 			return 0;
 		cgx_log_errno(r, "emptied leaf %s stays", leaf->name);
 	}
-	if ((r = state_drop_tuple(from_fd)) < 0)
-		return cgx_log_errno(r, "cannot retire leaf %s", leaf->name);
+	if ((r = leaf_forget(ctx, leaf, from_fd)) < 0)
+		return r;
 	/* A group directory that handed its processes down can now pass controllers on. */
 	if ((r = dir_sync_controllers(ctx, leaf)) < 0)
 		return r;

@@ -136,6 +136,13 @@ struct v1_controller {
 	 * @hier, from the groups its tuple names; NULL when there are none.
 	 */
 	int (*apply_leaf)(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier);
+	/*
+	 * What apply_leaf() wrote, back to cgroup2's defaults on a directory
+	 * that stays but is no leaf any more (it turned inner, its processes
+	 * moved on, it emptied): kept, a setting would reach every directory
+	 * below it, whatever groups they stand for. NULL with apply_leaf.
+	 */
+	int (*reset_leaf)(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 	/* css_online(): a new group @group takes what it inherits; NULL when nothing. */
 	void (*online)(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier);
 	/* can_attach(): 0 when processes may join @group, else the kernel's errno. */

@@ -191,6 +191,17 @@ static int cpuset_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned 
 	return leaf_write(ctx, leaf, &cs);
 }
 
+/* An empty list is v2's default: the CPUs and nodes of the parent. */
+static int cpuset_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	struct cpuset all = {0};
+
+	(void)hier;
+	if (!cgx_has_controller(ctx, "cpuset"))
+		return 0;
+	return leaf_write(ctx, dir, &all);
+}
+
 static int sync_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
 {
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
@@ -477,6 +488,7 @@ const struct v1_controller v1_cpuset = {
 	.files = cpuset_files,
 	.nr_files = ARRAY_SIZE(cpuset_files),
 	.apply_leaf = cpuset_apply_leaf,
+	.reset_leaf = cpuset_reset_leaf,
 	.online = cpuset_online,
 	.can_attach = cpuset_can_attach,
 };
