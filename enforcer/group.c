@@ -195,6 +195,22 @@ static int dir_collect(struct cgx_ctx *ctx, struct v2_dir *dir)
 	return 0;
 }
 
+int group_forget(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if ((r = state_drop_group_marker(ctx, fd, hier)) < 0)
+		return r;
+	/* Gone from here on: a daemon killed now finishes the rest at its start. */
+	knob_offline(ctx, dir, hier);
+	if ((r = state_drop_group_records(ctx, fd, hier)) < 0)
+		cgx_log_errno(r, "records of a removed group left on %s", dir->name);
+	return 0;
+}
+
 /* Every leaf whose tuple names @group in @hier must be empty; empty ones are pruned. */
 static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
 {
@@ -220,7 +236,6 @@ static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int
 
 int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name)
 {
-	_cleanup_close_ int fd = -1;
 	struct v2_dir *dir;
 	int r;
 
@@ -230,9 +245,7 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return -EBUSY;
 	if ((r = prune_members(ctx, dir, hier)) < 0)
 		return r;
-	if ((fd = cgx_dir_open(ctx, dir)) < 0)
-		return fd;
-	if ((r = state_drop_group(ctx, fd, hier)) < 0)
+	if ((r = group_forget(ctx, dir, hier)) < 0)
 		return cgx_log_errno(r, "cannot forget group %s", name);
 	memevent_group_removed(ctx, dir->group[hier]->id);
 	tree_drop_group(&ctx->tree, dir, hier);
@@ -323,7 +336,12 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 	return 0;
 }
 
-/* Second half: the old directories let go, deepest first; the group objects move over. */
+/*
+ * Second half: the old directories let go, deepest first; the group objects
+ * move over. Their old records and knobs go once the processes have
+ * followed (leave_old_dirs()); a daemon killed before finds records
+ * without a group and finishes that.
+ */
 static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
 {
 	for (size_t i = map->nr; i-- > 0;) {
@@ -331,7 +349,7 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 		_cleanup_close_ int from_fd = cgx_dir_open(ctx, pair->from);
 		int r;
 
-		if (from_fd < 0 || (r = state_drop_group(ctx, from_fd, hier)) < 0)
+		if (from_fd < 0 || (r = state_drop_group_marker(ctx, from_fd, hier)) < 0)
 			cgx_log(CGX_LOG_WARNING, "old records of %s left behind", pair->from->name);
 		/* The same group object, so its inode numbers follow it to the new name. */
 		r = tree_attach_group(&ctx->tree, pair->to, hier,
@@ -368,6 +386,19 @@ static void replay_values(struct cgx_ctx *ctx, unsigned int hier, const struct d
 {
 	for (size_t i = 0; i < map->nr; i++)
 		group_replay_values(ctx, map->pairs[i].to, hier);
+}
+
+/* The limits the group set on its old directories go with it (knob_offline()), then its records. */
+static void leave_old_dirs(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
+{
+	for (size_t i = 0; i < map->nr; i++) {
+		_cleanup_close_ int fd = cgx_dir_open(ctx, map->pairs[i].from);
+
+		knob_offline(ctx, map->pairs[i].from, hier);
+		if (fd < 0 || state_drop_group_records(ctx, fd, hier) < 0)
+			cgx_log(CGX_LOG_WARNING, "old records of %s left behind",
+				map->pairs[i].from->name);
+	}
 }
 
 static void undo_group_copy(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
@@ -440,11 +471,14 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	r = commit_group_move(ctx, hier, &map);
 	if (r == 0)
 		replay_values(ctx, hier, &map);
-	free(map.pairs);
-	if (r < 0)
+	if (r < 0) {
+		free(map.pairs);
 		return r;
+	}
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after rename of %s", name);
+	leave_old_dirs(ctx, hier, &map);
+	free(map.pairs);
 	collect_subtree(ctx, from);
 	dir_sync_controllers(ctx, parent);
 	return 0;

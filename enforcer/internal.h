@@ -25,6 +25,14 @@ int state_new_id(struct cgx_ctx *ctx, uint64_t *id);
 int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
 			 const struct v1_group *group);
 int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier);
+/*
+ * The two halves of state_drop_group(): the marker that makes the group
+ * exist, then its values and attributes. What a group set in v2 is undone
+ * in between (group_forget()); a load that finds records without a marker
+ * finishes the removal.
+ */
+int state_drop_group_marker(struct cgx_ctx *ctx, int fd, unsigned int hier);
+int state_drop_group_records(struct cgx_ctx *ctx, int fd, unsigned int hier);
 int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
 			 const struct v1_file_attr *attr);
 int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple);
@@ -66,6 +74,11 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
  * group directory): 1 when retired, 0 when it still holds processes.
  */
 int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf);
+/*
+ * What hierarchy @hier's controllers set on every leaf (a root's device
+ * rules) goes back to cgroup2's defaults: the hierarchy is going away.
+ */
+int leaves_reset_hierarchy(struct cgx_ctx *ctx, unsigned int hier);
 /* Moves every leaf whose place the fold now puts elsewhere (after mkdir, rmdir, rename). */
 int relocate_leaves(struct cgx_ctx *ctx);
 /* Removes the (empty) v2 directory @dir from the kernel and the mirror. */
@@ -75,6 +88,12 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
 bool dir_is_any_group(const struct v2_dir *dir);
 /* Writes every stored v1 value of @dir's group in @hier to its v2 files again. */
 void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
+/*
+ * Removes the group of @hier at @dir from the v2 tree: its marker, then the
+ * knobs it set on @dir (knob_offline()), then its records. The mirror is
+ * left to the caller.
+ */
+int group_forget(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 
 /* knob.c: v2 knobs behind v1 files. */
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
@@ -97,6 +116,13 @@ unsigned long long knob_group_sum(struct cgx_ctx *ctx, struct v2_dir *group, uns
  */
 int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v2_file,
 	     const char *v2_value, const char *v1_text);
+/*
+ * css_offline(): the group of @hier leaves @dir (rmdir, renamed away, its
+ * hierarchy removed) while the directory stays for other hierarchies or
+ * leaves: every v2 knob its rows set there goes back to cgroup2's default,
+ * so that no limit outlives its group. Best effort, logged.
+ */
+void knob_offline(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 /* The threads of every leaf whose group in @hier is @group or below it. */
 int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
 		      unsigned long long *count);

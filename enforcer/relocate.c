@@ -85,9 +85,12 @@ static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char
  * leaf_get()). Until then its processes run with the parent's, which are
  * the ones they had.
  */
-static int leaf_settings(struct cgx_ctx *ctx, struct v2_dir *dir, bool reset)
+/* The settings of hierarchy @only's controllers, or of every hierarchy's when it is -1. */
+static int leaf_settings(struct cgx_ctx *ctx, struct v2_dir *dir, bool reset, int only)
 {
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
+		if (only >= 0 && h != (unsigned int)only)
+			continue;
 		v1_for_each_controller (controller, &ctx->hiers.hier[h]) {
 			int (*fn)(struct cgx_ctx *, struct v2_dir *, unsigned int) =
 				reset ? controller->reset_leaf : controller->apply_leaf;
@@ -104,7 +107,7 @@ static int leaf_settings(struct cgx_ctx *ctx, struct v2_dir *dir, bool reset)
 
 static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
 {
-	return leaf_settings(ctx, leaf, false);
+	return leaf_settings(ctx, leaf, false, -1);
 }
 
 /*
@@ -117,7 +120,7 @@ static int leaf_forget(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
 {
 	int r;
 
-	if ((r = leaf_settings(ctx, dir, true)) < 0)
+	if ((r = leaf_settings(ctx, dir, true, -1)) < 0)
 		return r;
 	if ((r = state_drop_tuple(fd)) < 0)
 		return cgx_log_errno(r, "cannot retire leaf %s", dir->name);
@@ -228,6 +231,16 @@ static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	if ((r = leaf_forget(ctx, leaf, fd)) < 0)
 		return r;
 	tree_clear_leaf(&ctx->tree, leaf);
+	return 0;
+}
+
+int leaves_reset_hierarchy(struct cgx_ctx *ctx, unsigned int hier)
+{
+	int r;
+
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+		if ((r = leaf_settings(ctx, leaf, true, (int)hier)) < 0)
+			return r;
 	return 0;
 }
 

@@ -44,6 +44,19 @@ struct pending_tuple {
 	struct pending_tuple *next;
 };
 
+/* Records of a group whose marker is gone: its removal was cut short. */
+struct unfinished_removal {
+	struct v2_dir *dir;
+	unsigned int hier;
+	struct unfinished_removal *next;
+};
+
+/* What a load finds that it can only settle once the whole tree is known. */
+struct load_pending {
+	struct pending_tuple *tuples;
+	struct unfinished_removal *removals;
+};
+
 int state_save_hierarchies(struct cgx_ctx *ctx)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
@@ -136,31 +149,52 @@ int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier,
 	return 0;
 }
 
-int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
+int state_drop_group_marker(struct cgx_ctx *ctx, int fd, unsigned int hier)
+{
+	char group_name[512];
+
+	snprintf(group_name, sizeof(group_name), XATTR_GROUP "%s", ctx->hiers.hier[hier].proc_name);
+	return v2_xattr_remove(fd, group_name);
+}
+
+/* "H/..." of a record of hierarchy @proc_name's group, or NULL. */
+static const char *group_record_rest(const char *name, const char *proc_name)
+{
+	static const char *const prefixes[] = {XATTR_VALUE, XATTR_ATTR};
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		const char *rest = name + strlen(prefixes[i]);
+
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])) &&
+		    !strncmp(rest, proc_name, strlen(proc_name)) && rest[strlen(proc_name)] == '/')
+			return rest;
+	}
+	return NULL;
+}
+
+int state_drop_group_records(struct cgx_ctx *ctx, int fd, unsigned int hier)
 {
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
 	const char *proc_name = ctx->hiers.hier[hier].proc_name;
-	char group_name[512];
+	int r;
+
+	if ((r = v2_xattr_list(fd, &names)) < 0)
+		return r;
+	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1)
+		if (group_record_rest(name, proc_name) && (r = v2_xattr_remove(fd, name)) < 0 &&
+		    r != -ENODATA)
+			return r;
+	return 0;
+}
+
+int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
+{
 	int r;
 
 	/* The group marker goes first: without it, leftovers are ignored on load. */
-	snprintf(group_name, sizeof(group_name), XATTR_GROUP "%s", proc_name);
-	if ((r = v2_xattr_remove(fd, group_name)) < 0)
+	if ((r = state_drop_group_marker(ctx, fd, hier)) < 0)
 		return r;
-	if ((r = v2_xattr_list(fd, &names)) < 0)
-		return r;
-	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1) {
-		const char *rest = NULL;
-
-		if (!strncmp(name, XATTR_VALUE, strlen(XATTR_VALUE)))
-			rest = name + strlen(XATTR_VALUE);
-		else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
-			rest = name + strlen(XATTR_ATTR);
-		if (rest && !strncmp(rest, proc_name, strlen(proc_name)) &&
-		    rest[strlen(proc_name)] == '/' && (r = v2_xattr_remove(fd, name)) < 0)
-			return r;
-	}
-	return 0;
+	return state_drop_group_records(ctx, fd, hier);
 }
 
 int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
@@ -403,16 +437,40 @@ static int load_group_marker(struct cgx_ctx *ctx, struct v2_dir *dir, const char
 	return tree_attach_group(&ctx->tree, dir, h, group);
 }
 
+/*
+ * Records of hierarchy @hier on @dir without its group marker: a daemon
+ * killed while removing the group (the marker goes first). The base's are
+ * a hierarchy's root, whose marker an older daemon did not write.
+ */
+static int note_unfinished_removal(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+				   struct load_pending *pending)
+{
+	struct unfinished_removal *removal;
+
+	if (dir == ctx->tree.base)
+		return 0;
+	for (removal = pending->removals; removal; removal = removal->next)
+		if (removal->dir == dir && removal->hier == hier)
+			return 0;
+	if (!(removal = calloc(1, sizeof(*removal))))
+		return -ENOMEM;
+	*removal = (struct unfinished_removal){dir, hier, pending->removals};
+	pending->removals = removal;
+	return 0;
+}
+
 static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char *rest,
-			    const char *value, bool is_attr)
+			    const char *value, bool is_attr, struct load_pending *pending)
 {
 	unsigned int hier, uid, gid, mode;
 	struct v1_group *group;
 	struct v1_file_attr *grown;
 	int file = split_hier_file(ctx, rest, &hier);
 
-	if (file < 0 || !(group = dir->group[hier]))
+	if (file < 0)
 		return 0;
+	if (!(group = dir->group[hier]))
+		return note_unfinished_removal(ctx, dir, hier, pending);
 	if (!is_attr) {
 		free(group->values[file]);
 		return (group->values[file] = strdup(value)) ? 0 : -ENOMEM;
@@ -429,7 +487,7 @@ static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char 
 }
 
 static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
-		       struct pending_tuple **pending)
+		       struct load_pending *pending)
 {
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
@@ -452,10 +510,10 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 						      value.buf);
 			else if (!strncmp(name, XATTR_VALUE, strlen(XATTR_VALUE)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_VALUE),
-						     value.buf, false);
+						     value.buf, false, pending);
 			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
-						     true);
+						     true, pending);
 			else if (!strcmp(name, XATTR_TUPLE)) {
 				struct pending_tuple *p = calloc(1, sizeof(*p));
 
@@ -464,8 +522,8 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 					return -ENOMEM;
 				}
 				p->dir = dir;
-				p->next = *pending;
-				*pending = p;
+				p->next = pending->tuples;
+				pending->tuples = p;
 			}
 			if (r < 0)
 				return r;
@@ -475,7 +533,7 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 }
 
 static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
-			struct pending_tuple **pending)
+			struct load_pending *pending)
 {
 	DIR *listing;
 	struct dirent *entry;
@@ -577,13 +635,38 @@ static void load_next_id(struct cgx_ctx *ctx)
 		ctx->tree.next_id = stored;
 }
 
+/*
+ * Ends the removals a killed daemon began: the knobs the group set, then its
+ * records. Frees the list; does nothing more once @r (the load's) is an error.
+ */
+static int finish_removals(struct cgx_ctx *ctx, struct unfinished_removal *removals, int r)
+{
+	for (struct unfinished_removal *removal = removals, *next; removal; removal = next) {
+		_cleanup_close_ int fd = -1;
+
+		next = removal->next;
+		if (r == 0 && !removal->dir->group[removal->hier]) {
+			cgx_log(CGX_LOG_INFO, "finishing the removal of a %s group at %s",
+				ctx->hiers.hier[removal->hier].dir_name, removal->dir->name);
+			knob_offline(ctx, removal->dir, removal->hier);
+			if ((fd = cgx_dir_open(ctx, removal->dir)) < 0 ||
+			    (r = state_drop_group_records(ctx, fd, removal->hier)) < 0)
+				r = fd < 0 ? fd : r;
+		}
+		free(removal);
+	}
+	return r;
+}
+
 int state_load(struct cgx_ctx *ctx)
 {
-	struct pending_tuple *pending = NULL;
+	struct load_pending loading = {0};
+	struct pending_tuple *pending;
 	int r;
 
 	load_next_id(ctx);
-	r = load_subtree(ctx, ctx->tree.base, ctx->base_fd, &pending);
+	r = load_subtree(ctx, ctx->tree.base, ctx->base_fd, &loading);
+	pending = loading.tuples;
 	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
 		if (ctx->tree.base->group[h])
 			continue;
@@ -616,7 +699,7 @@ int state_load(struct cgx_ctx *ctx)
 		free(p->text);
 		free(p);
 	}
-	if (r == 0) {
+	if ((r = finish_removals(ctx, loading.removals, r)) == 0) {
 		prune_strays(ctx, ctx->tree.base);
 		prune_origins(ctx);
 	}

@@ -42,6 +42,7 @@ enum v1_file_flags {
 	V1F_NOT_ROOT = 1 << 1,	   /* in every group but the root */
 	V1F_INHERIT = 1 << 2,	   /* a new group starts with its parent's value (cgroup_create) */
 	V1F_OPENER_ADMIN = 1 << 3, /* a write needs the opener's CAP_SYS_ADMIN, not the writer's */
+	V1F_ROOT_KNOB = 1 << 4,	   /* written at the root too, it sets the base's v2 knob */
 };
 
 /* What a v1 file becomes in cgroup2 (DESIGN 4): the report and the deprecation log read it. */

@@ -19,7 +19,7 @@ runs() { # yes once /tmp/ls/$1 grows, no after 10 s
   for _ in $(seq 100); do [ "$(wc -l <"/tmp/ls/$1")" -gt "$before" ] && { echo yes; return; }; sleep 0.1; done
   echo no
 }
-stop() { kill "$1"; wait "$1" 2>/dev/null; }
+stop() { { kill "$1"; wait "$1"; } 2>/dev/null; }
 
 echo "## frozen, a child made, thawed (the issue's case)"
 mkdir freezer/batch
