@@ -223,7 +223,8 @@ static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int
 
 			if (leaf->leaf_tuple->coord[hier] != group)
 				continue;
-			if ((r = leaf_prune(ctx, leaf)) < 0)
+			/* The group goes: so do the pages a leaf of its members kept charged. */
+			if ((r = leaf_prune(ctx, leaf, false)) < 0)
 				return r;
 			if (r == 0)
 				return -EBUSY; /* it has tasks, as v1 says */
@@ -315,13 +316,18 @@ static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *v2_na
 static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
 			      unsigned int hier, struct dir_map *map)
 {
-	_cleanup_close_ int to_fd = cgx_dir_open(ctx, to);
+	_cleanup_close_ int to_fd = cgx_dir_open(ctx, to), from_fd = cgx_dir_open(ctx, from);
+	_cleanup_strbuf_ struct strbuf carried = STRBUF_INIT;
 	int r;
 
-	if (to_fd < 0)
-		return to_fd;
+	if (to_fd < 0 || from_fd < 0)
+		return to_fd < 0 ? to_fd : from_fd;
 	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0)
 		return cgx_log_errno(r, "cannot carry group %s over", from->name);
+	/* What leaves gone counted for it goes along. */
+	if ((r = state_carried_get(ctx, from_fd, hier, &carried)) != -ENODATA &&
+	    (r < 0 || (r = state_carried_set(ctx, to_fd, hier, carried.buf)) < 0))
+		return cgx_log_errno(r, "cannot carry the counters of group %s over", from->name);
 	if ((r = dir_map_add(map, from, to)) < 0)
 		return r;
 	v2_dir_for_each_child (child, from) {

@@ -55,26 +55,6 @@ int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, c
 	return read_file_at(fd, v2_file, out);
 }
 
-static unsigned long long dir_number(struct cgx_ctx *ctx, struct v2_dir *dir,
-				     const char *controller, const char *v2_file, const char *key)
-{
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-
-	if (knob_read(ctx, dir, controller, v2_file, &text) < 0)
-		return 0;
-	return key ? v2_stat_key(text.buf, key) : strtoull(text.buf, NULL, 10);
-}
-
-unsigned long long knob_group_sum(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
-				  const char *controller, const char *v2_file, const char *key)
-{
-	unsigned long long sum = dir_number(ctx, group, controller, v2_file, key);
-
-	tree_for_each_outside_leaf (leaf, &ctx->tree, group, hier)
-		sum += dir_number(ctx, leaf, controller, v2_file, key);
-	return sum;
-}
-
 int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v2_file,
 	     const char *v2_value, const char *v1_text)
 {

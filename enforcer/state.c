@@ -4,6 +4,7 @@
  *   trusted.cgx.group/H             "uid gid mode creator_uid creator_gid id": v1 group of H here
  *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
+ *   trusted.cgx.carried/H           what removed leaves counted for H's group here (stat_sum.h)
  *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
  *   trusted.cgx.origin/PID.START    on the base: the cgroup2 path PID came from
  *   trusted.cgx.hierarchies         on the base: the hierarchies, once one was made or removed
@@ -23,6 +24,7 @@
 #define XATTR_GROUP    "trusted.cgx.group/"
 #define XATTR_VALUE    "trusted.cgx.val/"
 #define XATTR_ATTR     "trusted.cgx.attr/"
+#define XATTR_CARRIED  "trusted.cgx.carried/"
 #define XATTR_TUPLE    "trusted.cgx.tuple"
 #define XATTR_ORIGIN   "trusted.cgx.origin/"
 #define XATTR_HIERS    "trusted.cgx.hierarchies"
@@ -160,7 +162,7 @@ int state_drop_group_marker(struct cgx_ctx *ctx, int fd, unsigned int hier)
 /* "H/..." of a record of hierarchy @proc_name's group, or NULL. */
 static const char *group_record_rest(const char *name, const char *proc_name)
 {
-	static const char *const prefixes[] = {XATTR_VALUE, XATTR_ATTR};
+	static const char *const prefixes[] = {XATTR_VALUE, XATTR_ATTR, XATTR_CARRIED};
 
 	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		const char *rest = name + strlen(prefixes[i]);
@@ -195,6 +197,31 @@ int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
 	if ((r = state_drop_group_marker(ctx, fd, hier)) < 0)
 		return r;
 	return state_drop_group_records(ctx, fd, hier);
+}
+
+static void carried_name(struct cgx_ctx *ctx, unsigned int hier, char *name, size_t size)
+{
+	snprintf(name, size, XATTR_CARRIED "%s", ctx->hiers.hier[hier].proc_name);
+}
+
+int state_carried_get(struct cgx_ctx *ctx, int fd, unsigned int hier, struct strbuf *text)
+{
+	char name[512];
+
+	carried_name(ctx, hier, name, sizeof(name));
+	return v2_xattr_get(fd, name, text);
+}
+
+int state_carried_set(struct cgx_ctx *ctx, int fd, unsigned int hier, const char *text)
+{
+	char name[512];
+	int r;
+
+	carried_name(ctx, hier, name, sizeof(name));
+	if (*text)
+		return v2_xattr_set(fd, name, text, strlen(text));
+	r = v2_xattr_remove(fd, name);
+	return r == -ENODATA ? 0 : r;
 }
 
 int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
@@ -486,6 +513,17 @@ static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char 
 	return 0;
 }
 
+/* A carried record is its group's: without the group, a removal was cut short. */
+static int check_carried(struct cgx_ctx *ctx, struct v2_dir *dir, const char *proc_name,
+			 struct load_pending *pending)
+{
+	int h = hier_set_find(&ctx->hiers, proc_name);
+
+	if (h < 0 || dir->group[h])
+		return 0;
+	return note_unfinished_removal(ctx, dir, h, pending);
+}
+
 static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 		       struct load_pending *pending)
 {
@@ -514,6 +552,8 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
 						     true, pending);
+			else if (!strncmp(name, XATTR_CARRIED, strlen(XATTR_CARRIED)))
+				r = check_carried(ctx, dir, name + strlen(XATTR_CARRIED), pending);
 			else if (!strcmp(name, XATTR_TUPLE)) {
 				struct pending_tuple *p = calloc(1, sizeof(*p));
 

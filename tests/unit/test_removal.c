@@ -16,14 +16,6 @@
 
 static struct fake_view view;
 
-static int put(const char *dir, const char *name, const char *value)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s/%s", view.mount, FAKE_BASE, dir);
-	return setxattr(path, name, value, strlen(value), 0) < 0 ? -errno : 0;
-}
-
 static int drop(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
@@ -58,18 +50,6 @@ static const char *v2(const char *dir, const char *file)
 	return line;
 }
 
-static int set_v2(const char *dir, const char *file, const char *value)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s/%s/%s", view.mount, FAKE_BASE, dir, file);
-	if (!(f = fopen(path, "w")))
-		return -errno;
-	fputs(value, f);
-	return fclose(f) ? -errno : 0;
-}
-
 static int hier(const char *name)
 {
 	return hier_set_find(&view.ctx->hiers, name);
@@ -83,16 +63,18 @@ static int make_shared_dir(const char *dir)
 	if ((r = fake_dir_populate(&view, dir)) < 0)
 		return r;
 	dir += strlen(FAKE_BASE) + 1;
-	if ((r = put(dir, "trusted.cgx.group/memory", "0 0 755 0 0")) < 0 ||
-	    (r = put(dir, "trusted.cgx.val/memory/memory.limit_in_bytes", "16777216\n")) < 0 ||
-	    (r = put(dir, "trusted.cgx.group/pids", "0 0 755 0 0")) < 0 ||
-	    (r = put(dir, "trusted.cgx.val/pids/pids.max", "5\n")) < 0 ||
-	    (r = put(dir, "trusted.cgx.group/cpu,cpuacct", "0 0 755 0 0")) < 0 ||
-	    (r = put(dir, "trusted.cgx.val/cpu,cpuacct/cpu.shares", "512\n")) < 0 ||
-	    (r = set_v2(dir, "memory.max", "16777216\n")) < 0 ||
-	    (r = set_v2(dir, "pids.max", "5\n")) < 0)
+	if ((r = fake_xattr_set(&view, dir, "trusted.cgx.group/memory", "0 0 755 0 0")) < 0 ||
+	    (r = fake_xattr_set(&view, dir, "trusted.cgx.val/memory/memory.limit_in_bytes",
+				"16777216\n")) < 0 ||
+	    (r = fake_xattr_set(&view, dir, "trusted.cgx.group/pids", "0 0 755 0 0")) < 0 ||
+	    (r = fake_xattr_set(&view, dir, "trusted.cgx.val/pids/pids.max", "5\n")) < 0 ||
+	    (r = fake_xattr_set(&view, dir, "trusted.cgx.group/cpu,cpuacct", "0 0 755 0 0")) < 0 ||
+	    (r = fake_xattr_set(&view, dir, "trusted.cgx.val/cpu,cpuacct/cpu.shares", "512\n")) <
+		    0 ||
+	    (r = fake_file_set(&view, dir, "memory.max", "16777216\n")) < 0 ||
+	    (r = fake_file_set(&view, dir, "pids.max", "5\n")) < 0)
 		return r;
-	return set_v2(dir, "cpu.weight", "59\n");
+	return fake_file_set(&view, dir, "cpu.weight", "59\n");
 }
 
 static void rmdir_resets_what_the_group_set(void)
@@ -148,10 +130,14 @@ static void rename_away_resets_the_old_directory(void)
 static void hierarchy_removal_resets_the_base(void)
 {
 	CHECK_EQ_INT(fake_mount_create(&view), 0);
-	CHECK_EQ_INT(put("", "trusted.cgx.val/blkio/blkio.throttle.read_bps_device", "8:0 1000\n"),
+	CHECK_EQ_INT(fake_xattr_set(&view, "",
+				    "trusted.cgx.val/blkio/blkio.throttle.read_bps_device",
+				    "8:0 1000\n"),
 		     0);
-	CHECK_EQ_INT(set_v2("", "io.max", "8:0 rbps=1000 wbps=max riops=max wiops=max\n"), 0);
-	CHECK_EQ_INT(set_v2("", "memory.low", "123\n"), 0);
+	CHECK_EQ_INT(
+		fake_file_set(&view, "", "io.max", "8:0 rbps=1000 wbps=max riops=max wiops=max\n"),
+		0);
+	CHECK_EQ_INT(fake_file_set(&view, "", "memory.low", "123\n"), 0);
 	CHECK_EQ_INT(fake_view_open(&view), 0);
 	if (!view.ctx)
 		return;
@@ -172,10 +158,12 @@ static void inner_directory_is_thawed(void)
 
 	CHECK_EQ_INT(fake_mount_create(&view), 0);
 	CHECK_EQ_INT(fake_dir_populate(&view, FAKE_BASE "/batch"), 0);
-	CHECK_EQ_INT(put("batch", "trusted.cgx.group/freezer", "0 0 755 0 0"), 0);
-	CHECK_EQ_INT(put("batch", "trusted.cgx.val/freezer/freezer.state", "FROZEN\n"), 0);
-	CHECK_EQ_INT(put("batch", "trusted.cgx.tuple", "freezer:/batch\n"), 0);
-	CHECK_EQ_INT(set_v2("batch", "cgroup.freeze", "1\n"), 0);
+	CHECK_EQ_INT(fake_xattr_set(&view, "batch", "trusted.cgx.group/freezer", "0 0 755 0 0"), 0);
+	CHECK_EQ_INT(
+		fake_xattr_set(&view, "batch", "trusted.cgx.val/freezer/freezer.state", "FROZEN\n"),
+		0);
+	CHECK_EQ_INT(fake_xattr_set(&view, "batch", "trusted.cgx.tuple", "freezer:/batch\n"), 0);
+	CHECK_EQ_INT(fake_file_set(&view, "batch", "cgroup.freeze", "1\n"), 0);
 	CHECK_EQ_INT(fake_view_open(&view), 0);
 	if (!view.ctx)
 		return;
