@@ -55,7 +55,7 @@ wait_for() {
   [ ! -e "$BASE/batch" ]
 }
 
-@test "a cpuset's directory turned inner keeps no CPU list of its leaf days" {
+@test "a cpuset's directory turned inner follows its group's list, narrowing nothing below" {
   local cs=$VIEW/cpuset/cs
   (($(nproc) >= 2)) || skip "one CPU: no list narrower than all"
   mkdir "$cs"
@@ -65,12 +65,19 @@ wait_for() {
   echo "$pid" >"$cs/tasks"
   [ "$(cat "$BASE/cs/cpuset.cpus")" = 0 ]
   mkdir "$cs/c"
-  [ "$(cat "$BASE/cs/cpuset.cpus")" = "" ]
+  # v2 will not empty a cpuset with a task below (ENOSPC): it keeps the group's own list.
+  [ "$(leaf_of "$pid")" = "$BASE/cs/@tasks" ]
   [ "$(cat "$BASE/cs/@tasks/cpuset.cpus")" = 0 ]
+  [ "$(cat "$BASE/cs/cpuset.cpus")" = 0 ]
   echo 0-1 >"$cs/cpuset.cpus"
+  [ "$(cat "$BASE/cs/cpuset.cpus")" = 0-1 ]
   [ "$(cat "$BASE/cs/@tasks/cpuset.cpus")" = 0-1 ]
+  [ "$(awk '/Cpus_allowed_list/ {print $2}' "/proc/$pid/status")" = 0-1 ]
   kill "$pid"
   wait "$pid" 2>/dev/null || true
+  # Without a task below, the list of a directory that is no leaf is v2's default again.
+  echo 0 >"$cs/cpuset.cpus"
+  [ "$(cat "$BASE/cs/cpuset.cpus")" = "" ]
   rmdir "$cs/c" "$cs"
 }
 
