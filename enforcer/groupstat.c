@@ -316,7 +316,9 @@ static int record_update(struct cgx_ctx *ctx, const struct carry_target *target,
 
 	if (fd < 0)
 		return fd;
-	if ((r = carried_load(ctx, target->group, target->hier, fd, &rec)) < 0 && !undo)
+	/* A damaged record is left as it is (logged): rewritten, it would lose what it still says.
+	 */
+	if ((r = carried_load(ctx, target->group, target->hier, fd, &rec)) < 0)
 		return r;
 	if (undo) {
 		/* Settled above: the leaf is still there, so its fold is void already. */
