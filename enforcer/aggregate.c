@@ -246,8 +246,8 @@ static size_t outside_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned
 {
 	size_t nr = 0;
 
-	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-		if (tree_leaf_outside(leaf, group, h) && nr < room)
+	tree_for_each_outside_leaf (leaf, &ctx->tree, group, h)
+		if (nr < room)
 			units[nr++] = leaf;
 	return nr;
 }
@@ -351,6 +351,21 @@ static int write_part(struct cgx_ctx *ctx, const struct part *part, bool shrinki
 	if ((part->value < old_value) != shrinking)
 		return 0;
 	return write_file_at(fd, part->kind->v2_file, value, len);
+}
+
+struct v2_dir *aggregate_limit_owner(const struct v2_dir *leaf, const struct tuple *tuple,
+				     unsigned int hier, const char *controller)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		if (!controller || strcmp(kinds[k].controller, controller))
+			continue;
+		for (struct v2_dir *g = tuple->coord[hier]; g->parent;
+		     g = fold_group_of(g->parent, hier))
+			if ((g->group[hier]->limit_enforced & (1u << k)) &&
+			    !tree_is_ancestor(g, leaf))
+				return g;
+	}
+	return NULL;
 }
 
 bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf)

@@ -247,6 +247,22 @@ static int dir_collect(struct cgx_ctx *ctx, struct v2_dir *dir)
 	return 0;
 }
 
+int group_forget(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if ((r = state_drop_group_marker(ctx, fd, hier)) < 0)
+		return r;
+	/* Gone from here on: a daemon killed now finishes the rest at its start. */
+	knob_offline(ctx, dir, hier);
+	if ((r = state_drop_group_records(ctx, fd, hier)) < 0)
+		cgx_log_errno(r, "records of a removed group left on %s", dir->name);
+	return 0;
+}
+
 /* Every leaf whose tuple names @group in @hier must be empty; empty ones are pruned. */
 static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
 {
@@ -259,7 +275,8 @@ static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int
 
 			if (leaf->leaf_tuple->coord[hier] != group)
 				continue;
-			if ((r = leaf_prune(ctx, leaf)) < 0)
+			/* The group goes: so do the pages a leaf of its members kept charged. */
+			if ((r = leaf_prune(ctx, leaf, false)) < 0)
 				return r;
 			if (r == 0)
 				return -EBUSY; /* it has tasks, as v1 says */
@@ -272,7 +289,6 @@ static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int
 
 int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name)
 {
-	_cleanup_close_ int fd = -1;
 	struct v2_dir *dir;
 	int r;
 
@@ -282,9 +298,7 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return -EBUSY;
 	if ((r = prune_members(ctx, dir, hier)) < 0)
 		return r;
-	if ((fd = cgx_dir_open(ctx, dir)) < 0)
-		return fd;
-	if ((r = state_drop_group(ctx, fd, hier)) < 0)
+	if ((r = group_forget(ctx, dir, hier)) < 0)
 		return cgx_log_errno(r, "cannot forget group %s", name);
 	memevent_group_removed(ctx, dir->group[hier]->id);
 	tree_drop_group(&ctx->tree, dir, hier);
@@ -336,14 +350,19 @@ static struct v2_dir *dir_map_find(const struct dir_map *map, const struct v2_di
 static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
 			      unsigned int hier, struct dir_map *map)
 {
-	_cleanup_close_ int to_fd = cgx_dir_open(ctx, to);
+	_cleanup_close_ int to_fd = cgx_dir_open(ctx, to), from_fd = cgx_dir_open(ctx, from);
+	_cleanup_strbuf_ struct strbuf carried = STRBUF_INIT;
 	bool made;
 	int r;
 
-	if (to_fd < 0)
-		return to_fd;
+	if (to_fd < 0 || from_fd < 0)
+		return to_fd < 0 ? to_fd : from_fd;
 	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0)
 		return cgx_log_errno(r, "cannot carry group %s over", from->name);
+	/* What leaves gone counted for it goes along. */
+	if ((r = state_carried_get(ctx, from_fd, hier, &carried)) != -ENODATA &&
+	    (r < 0 || (r = state_carried_set(ctx, to_fd, hier, carried.buf)) < 0))
+		return cgx_log_errno(r, "cannot carry the counters of group %s over", from->name);
 	if ((r = dir_map_add(map, from, to)) < 0)
 		return r;
 	v2_dir_for_each_child (child, from) {
@@ -358,7 +377,12 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 	return 0;
 }
 
-/* Second half: the old directories let go, deepest first; the group objects move over. */
+/*
+ * Second half: the old directories let go, deepest first; the group objects
+ * move over. Their old records and knobs go once the processes have
+ * followed (leave_old_dirs()); a daemon killed before finds records
+ * without a group and finishes that.
+ */
 static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
 {
 	for (size_t i = map->nr; i-- > 0;) {
@@ -366,7 +390,7 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 		_cleanup_close_ int from_fd = cgx_dir_open(ctx, pair->from);
 		int r;
 
-		if (from_fd < 0 || (r = state_drop_group(ctx, from_fd, hier)) < 0)
+		if (from_fd < 0 || (r = state_drop_group_marker(ctx, from_fd, hier)) < 0)
 			cgx_log(CGX_LOG_WARNING, "old records of %s left behind", pair->from->name);
 		/* The same group object, so its inode numbers follow it to the new name. */
 		r = tree_attach_group(&ctx->tree, pair->to, hier,
@@ -403,6 +427,19 @@ static void replay_values(struct cgx_ctx *ctx, unsigned int hier, const struct d
 {
 	for (size_t i = 0; i < map->nr; i++)
 		group_replay_values(ctx, map->pairs[i].to, hier);
+}
+
+/* The limits the group set on its old directories go with it (knob_offline()), then its records. */
+static void leave_old_dirs(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
+{
+	for (size_t i = 0; i < map->nr; i++) {
+		_cleanup_close_ int fd = cgx_dir_open(ctx, map->pairs[i].from);
+
+		knob_offline(ctx, map->pairs[i].from, hier);
+		if (fd < 0 || state_drop_group_records(ctx, fd, hier) < 0)
+			cgx_log(CGX_LOG_WARNING, "old records of %s left behind",
+				map->pairs[i].from->name);
+	}
 }
 
 static void undo_group_copy(struct cgx_ctx *ctx, unsigned int hier, const struct dir_map *map)
@@ -473,11 +510,14 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	r = commit_group_move(ctx, hier, &map);
 	if (r == 0)
 		replay_values(ctx, hier, &map);
-	free(map.pairs);
-	if (r < 0)
+	if (r < 0) {
+		free(map.pairs);
 		return r;
+	}
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after rename of %s", name);
+	leave_old_dirs(ctx, hier, &map);
+	free(map.pairs);
 	collect_subtree(ctx, from);
 	dir_sync_controllers(ctx, parent);
 	return 0;

@@ -100,7 +100,9 @@ int cgx_hierarchy_remove(struct cgx_ctx *ctx, const char *name, const struct cgx
 		return -EBUSY;
 	/* Said before it goes: the record names the hierarchy by its index. */
 	record(ctx, caller, h, "removed");
-	if ((r = state_drop_group(ctx, ctx->base_fd, h)) < 0)
+	/* What its root group set on the base (blkio throttling) and on the leaves goes with it. */
+	if ((r = leaves_reset_hierarchy(ctx, h)) < 0 ||
+	    (r = group_forget(ctx, ctx->tree.base, h)) < 0)
 		return r;
 	tree_drop_group(&ctx->tree, ctx->tree.base, h);
 	shift_groups(ctx->tree.base, h, nr);

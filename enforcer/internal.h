@@ -7,6 +7,7 @@
 #include "fold.h"
 #include "parse.h"
 #include "proc.h"
+#include "stat_sum.h"
 #include "v2io.h"
 
 /* Opens the real v2 directory of @dir. */
@@ -24,8 +25,20 @@ int state_new_id(struct cgx_ctx *ctx, uint64_t *id);
 /* The group record with every value and file attribute, as a rename carries them over. */
 int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier, struct v1_group *group);
 int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier);
+/*
+ * The two halves of state_drop_group(): the marker that makes the group
+ * exist, then its values and attributes. What a group set in v2 is undone
+ * in between (group_forget()); a load that finds records without a marker
+ * finishes the removal.
+ */
+int state_drop_group_marker(struct cgx_ctx *ctx, int fd, unsigned int hier);
+int state_drop_group_records(struct cgx_ctx *ctx, int fd, unsigned int hier);
 int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
 			 const struct v1_file_attr *attr);
+/* The carried record of @hier's group on @fd (stat_sum.h): -ENODATA when there is none. */
+int state_carried_get(struct cgx_ctx *ctx, int fd, unsigned int hier, struct strbuf *text);
+/* ... written, or removed when @text is empty. */
+int state_carried_set(struct cgx_ctx *ctx, int fd, unsigned int hier, const char *text);
 int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple);
 /* The v1 name of @dir when its v2 name is a hash (none to keep otherwise). */
 int state_save_dir_name(int fd, const struct v2_dir *dir);
@@ -75,9 +88,16 @@ int xattr_copy_group(struct cgx_ctx *ctx, int to_fd, unsigned int hier, struct v
 int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **leaf);
 /*
  * Retires @leaf when it holds no process (and removes it unless it is also a
- * group directory): 1 when retired, 0 when it still holds processes.
+ * group directory): 1 when retired, 0 when it still holds processes or,
+ * with @keep_charged, pages charged to a memory group it lies outside of
+ * (group_stats_leaf_charged()).
  */
-int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf);
+int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf, bool keep_charged);
+/*
+ * What hierarchy @hier's controllers set on every leaf (a root's device
+ * rules) goes back to cgroup2's defaults: the hierarchy is going away.
+ */
+int leaves_reset_hierarchy(struct cgx_ctx *ctx, unsigned int hier);
 /* Moves every leaf whose place the fold now puts elsewhere (after mkdir, rmdir, rename). */
 int relocate_leaves(struct cgx_ctx *ctx);
 /* Removes the (empty) v2 directory @dir from the kernel and the mirror. */
@@ -87,6 +107,12 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
 bool dir_is_any_group(const struct v2_dir *dir);
 /* Writes every stored v1 value of @dir's group in @hier to its v2 files again. */
 void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
+/*
+ * Removes the group of @hier at @dir from the v2 tree: its marker, then the
+ * knobs it set on @dir (knob_offline()), then its records. The mirror is
+ * left to the caller.
+ */
+int group_forget(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 
 /* knob.c: v2 knobs behind v1 files. */
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
@@ -96,19 +122,18 @@ int knob_require(const struct v1_file_ctx *fc, const char *controller);
 int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
 	      struct strbuf *out);
 /*
- * @key of v2 file @v2_file (the whole file as a number when @key is NULL),
- * summed over @group's directory and its leaves outside it in @hier (a
- * divergent fold), so that every process of the v1 group counts; what
- * cannot be read counts 0.
- */
-unsigned long long knob_group_sum(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
-				  const char *controller, const char *v2_file, const char *key);
-/*
  * Writes @v2_value to @v2_file of the group's directory, then stores
  * @v1_text as what the v1 file reads; -EOPNOTSUPP (logged) without @controller.
  */
 int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v2_file,
 	     const char *v2_value, const char *v1_text);
+/*
+ * css_offline(): the group of @hier leaves @dir (rmdir, renamed away, its
+ * hierarchy removed) while the directory stays for other hierarchies or
+ * leaves: every v2 knob its rows set there goes back to cgroup2's default,
+ * so that no limit outlives its group. Best effort, logged.
+ */
+void knob_offline(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 /* The threads of every leaf whose group in @hier is @group or below it. */
 int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
 		      unsigned long long *count);
@@ -143,6 +168,13 @@ void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h);
 
 /* aggregate.c: true for memory.max, pids.max, cpu.max, the limits a split may carry. */
 bool aggregate_is_limit_file(const char *v2_file);
+/*
+ * The deepest group of @hier on @tuple's path whose @controller limit is
+ * split over @leaf (a leaf outside its directory), NULL when none: the one
+ * whose limit the leaf's part stands for.
+ */
+struct v2_dir *aggregate_limit_owner(const struct v2_dir *leaf, const struct tuple *tuple,
+				     unsigned int hier, const char *controller);
 /* A leaf that some group of its tuple is not an ancestor of: limits may need splitting there. */
 bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf);
 /*
@@ -155,6 +187,42 @@ bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *le
 void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
 		     const unsigned long long *demand, size_t nr, unsigned long long limit,
 		     unsigned long long *parts);
+
+/* groupstat.c: a v1 group's statistics over every leaf of its members. */
+enum stat_scope {
+	/* The group and its descendants (usage, cpuacct, io): its directory, the leaves outside. */
+	STAT_HIERARCHICAL = 'h',
+	/* v1's count of the group's own tasks (oom_kill, pids.events): the leaves naming it. */
+	STAT_OWN_TASKS = 't',
+	/* The failures of the group's own limit (failcnt): where the limit is set or split. */
+	STAT_OWN_LIMIT = 'l',
+};
+/*
+ * v2 file @file (of v2 controller @controller, NULL for a core file) summed
+ * over what counts for group @group of @hier in @scope, with what removed
+ * leaves carried: "FILE KEY" entries in @sum (stat_sum.h); what cannot be
+ * read counts nothing.
+ */
+int group_stat_read(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+		    const char *controller, const char *file, enum stat_scope scope,
+		    struct stat_sum *sum);
+/* One number of it: @key of a keyed file, the file itself when @key is NULL. */
+unsigned long long group_stat(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+			      const char *controller, const char *file, const char *key,
+			      enum stat_scope scope);
+/*
+ * @leaf, a leaf of @tuple, is about to be removed: what it counted for its
+ * groups is folded into their records first. @undo: the removal failed, and
+ * the fold is taken back.
+ */
+int group_stats_carry(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tuple *tuple,
+		      bool undo);
+/*
+ * Whether @leaf lies outside its memory group's directory and still has
+ * pages charged: removed, they would count for another directory than the
+ * group's (v1 keeps them charged to the group).
+ */
+bool group_stats_leaf_charged(struct cgx_ctx *ctx, const struct v2_dir *leaf);
 
 /* tasks.c */
 /* The tuple of process @pid as the v2 tree holds it: from the leaf it sits in. */

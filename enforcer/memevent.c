@@ -212,7 +212,7 @@ static void listener_signal(const struct memevent *event, uint64_t count)
 static unsigned long long group_value(struct cgx_ctx *ctx, const struct v1_group *group,
 				      const char *file, const char *key)
 {
-	return knob_group_sum(ctx, group->dir, group->hier, "memory", file, key);
+	return group_stat(ctx, group->dir, group->hier, "memory", file, key, STAT_HIERARCHICAL);
 }
 
 static unsigned long long usage_pages(struct cgx_ctx *ctx, const struct memevent *event,

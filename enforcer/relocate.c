@@ -15,10 +15,18 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
 {
 	_cleanup_close_ int fd = -1;
 	bool inner = !dir->parent || fold_dir_is_inner(dir);
+	struct v2_dir *tasks;
 	int r;
 
 	if (!ctx->controllers[0])
 		return 0;
+	/*
+	 * Controllers turned off end the csses of the tasks leaf below, and
+	 * with them its counters (an OOM kill of the group's own task): they
+	 * go to its groups first. The leaf moves up next (relocate_leaf()).
+	 */
+	if (!inner && (tasks = tree_child(dir, CGX_TASKS_LEAF)) && tasks->leaf_tuple)
+		group_stats_carry(ctx, tasks, tasks->leaf_tuple, false);
 	if ((fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
 	r = v2_subtree_control(fd, ctx->controllers, inner);
@@ -85,17 +93,45 @@ static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char
  * leaf_get()). Until then its processes run with the parent's, which are
  * the ones they had.
  */
-static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
+/* The settings of hierarchy @only's controllers, or of every hierarchy's when it is -1. */
+static int leaf_settings(struct cgx_ctx *ctx, struct v2_dir *dir, bool reset, int only)
 {
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
-		int r;
+		if (only >= 0 && h != (unsigned int)only)
+			continue;
+		v1_for_each_controller (controller, &ctx->hiers.hier[h]) {
+			int (*fn)(struct cgx_ctx *, struct v2_dir *, unsigned int) =
+				reset ? controller->reset_leaf : controller->apply_leaf;
+			int r;
 
-		v1_for_each_controller (controller, &ctx->hiers.hier[h])
-			if (controller->apply_leaf &&
-			    (r = controller->apply_leaf(ctx, leaf, h)) < 0 && r != -ENOENT)
-				return cgx_log_errno(r, "cannot apply %s settings to leaf %s",
-						     controller->name, leaf->name);
+			if (fn && (r = fn(ctx, dir, h)) < 0 && r != -ENOENT)
+				return cgx_log_errno(r, "cannot %s %s settings of leaf %s",
+						     reset ? "reset" : "apply", controller->name,
+						     dir->name);
+		}
 	}
+	return 0;
+}
+
+static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	return leaf_settings(ctx, leaf, false, -1);
+}
+
+/*
+ * @dir, which stays, holds no process of its tuple any more: the settings
+ * it had as a leaf go (a thawed group's directory that turned inner would
+ * keep everything below it frozen). Before its tuple record goes, so that a
+ * daemon killed in between finds it a leaf still and retires it again.
+ */
+static int leaf_forget(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
+{
+	int r;
+
+	if ((r = leaf_settings(ctx, dir, true, -1)) < 0)
+		return r;
+	if ((r = state_drop_tuple(fd)) < 0)
+		return cgx_log_errno(r, "cannot retire leaf %s", dir->name);
 	return 0;
 }
 
@@ -185,6 +221,22 @@ static int leaf_is_empty(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	return pids.nr == 0;
 }
 
+/*
+ * Removes the emptied leaf @leaf of @tuple, one of the daemon's own
+ * directories; what it counted for its groups is carried over first
+ * (groupstat.c), and taken back if the rmdir fails.
+ */
+static int leaf_remove(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tuple *tuple)
+{
+	/* A count that cannot be carried (logged) is lost, never a reason to keep the leaf. */
+	bool carried = group_stats_carry(ctx, leaf, tuple, false) == 0;
+	int r = dir_remove(ctx, leaf);
+
+	if (r < 0 && carried)
+		group_stats_carry(ctx, leaf, tuple, true);
+	return r;
+}
+
 /* Forgets that @leaf is a leaf, and removes it when it is the daemon's own directory. */
 static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 {
@@ -194,24 +246,41 @@ static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 
 	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child && parent) {
 		/* A process that raced in keeps it a leaf: its tuple still holds. */
-		if ((r = dir_remove(ctx, leaf)) < 0)
+		if ((r = leaf_remove(ctx, leaf, leaf->leaf_tuple)) < 0)
 			return cgx_log_errno(r, "cannot remove leaf %s", leaf->name);
 		return 0;
 	}
 	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
 		return fd;
-	if ((r = state_drop_tuple(fd)) < 0)
-		return cgx_log_errno(r, "cannot retire leaf %s", leaf->name);
+	if ((r = leaf_forget(ctx, leaf, fd)) < 0)
+		return r;
 	tree_clear_leaf(&ctx->tree, leaf);
 	return 0;
 }
 
-int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf)
+int leaves_reset_hierarchy(struct cgx_ctx *ctx, unsigned int hier)
+{
+	int r;
+
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+		if ((r = leaf_settings(ctx, leaf, true, (int)hier)) < 0)
+			return r;
+	return 0;
+}
+
+int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf, bool keep_charged)
 {
 	int r = leaf_is_empty(ctx, leaf);
 
 	if (r <= 0)
 		return r;
+	/*
+	 * v1 leaves an exited member's pages charged to its memory group; a
+	 * leaf outside that group's directory that goes would hand them to its
+	 * parent, outside the group. It stays, empty, its tuple's leaf still.
+	 */
+	if (keep_charged && group_stats_leaf_charged(ctx, leaf))
+		return 0;
 	if ((r = leaf_retire(ctx, leaf)) < 0)
 		return r;
 	return 1;
@@ -246,12 +315,12 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 		return cgx_log_errno(r, "cannot move the processes of %s", leaf->name);
 	}
 	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child) {
-		if ((r = dir_remove(ctx, leaf)) == 0)
+		if ((r = leaf_remove(ctx, leaf, &tuple)) == 0)
 			return 0;
 		cgx_log_errno(r, "emptied leaf %s stays", leaf->name);
 	}
-	if ((r = state_drop_tuple(from_fd)) < 0)
-		return cgx_log_errno(r, "cannot retire leaf %s", leaf->name);
+	if ((r = leaf_forget(ctx, leaf, from_fd)) < 0)
+		return r;
 	/* A group directory that handed its processes down can now pass controllers on. */
 	if ((r = dir_sync_controllers(ctx, leaf)) < 0)
 		return r;

@@ -4,6 +4,7 @@
  *   trusted.cgx.group/H             "uid gid mode creator_uid creator_gid id": v1 group of H here
  *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
+ *   trusted.cgx.carried/H           what removed leaves counted for H's group here (stat_sum.h)
  *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
  *   trusted.cgx.name                the v1 name of a directory whose v2 name is its hash,
  *                                   written before any other record (tree_escape_name)
@@ -26,6 +27,7 @@
 #define XATTR_GROUP    "trusted.cgx.group/"
 #define XATTR_VALUE    "trusted.cgx.val/"
 #define XATTR_ATTR     "trusted.cgx.attr/"
+#define XATTR_CARRIED  "trusted.cgx.carried/"
 #define XATTR_TUPLE    "trusted.cgx.tuple"
 #define XATTR_NAME     "trusted.cgx.name"
 #define XATTR_ORIGIN   "trusted.cgx.origin/"
@@ -46,6 +48,19 @@ struct pending_tuple {
 	struct v2_dir *dir;
 	char *text;
 	struct pending_tuple *next;
+};
+
+/* Records of a group whose marker is gone: its removal was cut short. */
+struct unfinished_removal {
+	struct v2_dir *dir;
+	unsigned int hier;
+	struct unfinished_removal *next;
+};
+
+/* What a load finds that it can only settle once the whole tree is known. */
+struct load_pending {
+	struct pending_tuple *tuples;
+	struct unfinished_removal *removals;
 };
 
 int state_save_hierarchies(struct cgx_ctx *ctx)
@@ -139,33 +154,78 @@ int state_save_group_all(struct cgx_ctx *ctx, int fd, unsigned int hier, struct 
 	return xattr_copy_group(ctx, fd, hier, group);
 }
 
-int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
+int state_drop_group_marker(struct cgx_ctx *ctx, int fd, unsigned int hier)
+{
+	char group_name[512];
+
+	snprintf(group_name, sizeof(group_name), XATTR_GROUP "%s", ctx->hiers.hier[hier].proc_name);
+	return v2_xattr_remove(fd, group_name);
+}
+
+/* "H/..." of a record of hierarchy @proc_name's group, or NULL. */
+static const char *group_record_rest(const char *name, const char *proc_name)
+{
+	static const char *const prefixes[] = {XATTR_VALUE, XATTR_ATTR, XATTR_CARRIED};
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		const char *rest = name + strlen(prefixes[i]);
+
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])) &&
+		    !strncmp(rest, proc_name, strlen(proc_name)) && rest[strlen(proc_name)] == '/')
+			return rest;
+	}
+	return NULL;
+}
+
+int state_drop_group_records(struct cgx_ctx *ctx, int fd, unsigned int hier)
 {
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
 	const char *proc_name = ctx->hiers.hier[hier].proc_name;
-	char group_name[512];
+	int r;
+
+	if ((r = v2_xattr_list(fd, &names)) < 0)
+		return r;
+	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1)
+		if ((group_record_rest(name, proc_name) || xattr_record_of_hier(name, proc_name)) &&
+		    (r = v2_xattr_remove(fd, name)) < 0 &&
+		    r != -ENODATA)
+			return r;
+	return 0;
+}
+
+int state_drop_group(struct cgx_ctx *ctx, int fd, unsigned int hier)
+{
 	int r;
 
 	/* The group marker goes first: without it, leftovers are ignored on load. */
-	snprintf(group_name, sizeof(group_name), XATTR_GROUP "%s", proc_name);
-	if ((r = v2_xattr_remove(fd, group_name)) < 0)
+	if ((r = state_drop_group_marker(ctx, fd, hier)) < 0)
 		return r;
-	if ((r = v2_xattr_list(fd, &names)) < 0)
-		return r;
-	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1) {
-		const char *rest = NULL;
+	return state_drop_group_records(ctx, fd, hier);
+}
 
-		if (!strncmp(name, XATTR_VALUE, strlen(XATTR_VALUE)))
-			rest = name + strlen(XATTR_VALUE);
-		else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
-			rest = name + strlen(XATTR_ATTR);
-		if (((rest && !strncmp(rest, proc_name, strlen(proc_name)) &&
-		      rest[strlen(proc_name)] == '/') ||
-		     xattr_record_of_hier(name, proc_name)) &&
-		    (r = v2_xattr_remove(fd, name)) < 0)
-			return r;
-	}
-	return 0;
+static void carried_name(struct cgx_ctx *ctx, unsigned int hier, char *name, size_t size)
+{
+	snprintf(name, size, XATTR_CARRIED "%s", ctx->hiers.hier[hier].proc_name);
+}
+
+int state_carried_get(struct cgx_ctx *ctx, int fd, unsigned int hier, struct strbuf *text)
+{
+	char name[512];
+
+	carried_name(ctx, hier, name, sizeof(name));
+	return v2_xattr_get(fd, name, text);
+}
+
+int state_carried_set(struct cgx_ctx *ctx, int fd, unsigned int hier, const char *text)
+{
+	char name[512];
+	int r;
+
+	carried_name(ctx, hier, name, sizeof(name));
+	if (*text)
+		return v2_xattr_set(fd, name, text, strlen(text));
+	r = v2_xattr_remove(fd, name);
+	return r == -ENODATA ? 0 : r;
 }
 
 int state_save_file_attr(struct cgx_ctx *ctx, int fd, unsigned int hier,
@@ -417,16 +477,40 @@ static int load_group_marker(struct cgx_ctx *ctx, struct v2_dir *dir, const char
 	return tree_attach_group(&ctx->tree, dir, h, group);
 }
 
+/*
+ * Records of hierarchy @hier on @dir without its group marker: a daemon
+ * killed while removing the group (the marker goes first). The base's are
+ * a hierarchy's root, whose marker an older daemon did not write.
+ */
+static int note_unfinished_removal(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+				   struct load_pending *pending)
+{
+	struct unfinished_removal *removal;
+
+	if (dir == ctx->tree.base)
+		return 0;
+	for (removal = pending->removals; removal; removal = removal->next)
+		if (removal->dir == dir && removal->hier == hier)
+			return 0;
+	if (!(removal = calloc(1, sizeof(*removal))))
+		return -ENOMEM;
+	*removal = (struct unfinished_removal){dir, hier, pending->removals};
+	pending->removals = removal;
+	return 0;
+}
+
 static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char *rest,
-			    const char *value, bool is_attr)
+			    const char *value, bool is_attr, struct load_pending *pending)
 {
 	unsigned int hier, uid, gid, mode;
 	struct v1_group *group;
 	struct v1_file_attr *grown;
 	int file = split_hier_file(ctx, rest, &hier);
 
-	if (file < 0 || !(group = dir->group[hier]))
+	if (file < 0)
 		return 0;
+	if (!(group = dir->group[hier]))
+		return note_unfinished_removal(ctx, dir, hier, pending);
 	if (!is_attr) {
 		free(group->values[file]);
 		return (group->values[file] = strdup(value)) ? 0 : -ENOMEM;
@@ -442,8 +526,19 @@ static int load_file_record(struct cgx_ctx *ctx, struct v2_dir *dir, const char 
 	return 0;
 }
 
+/* A carried record is its group's: without the group, a removal was cut short. */
+static int check_carried(struct cgx_ctx *ctx, struct v2_dir *dir, const char *proc_name,
+			 struct load_pending *pending)
+{
+	int h = hier_set_find(&ctx->hiers, proc_name);
+
+	if (h < 0 || dir->group[h])
+		return 0;
+	return note_unfinished_removal(ctx, dir, h, pending);
+}
+
 static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
-		       struct pending_tuple **pending)
+		       struct load_pending *pending)
 {
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
 	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
@@ -473,10 +568,12 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 						      value.buf);
 			else if (!strncmp(name, XATTR_VALUE, strlen(XATTR_VALUE)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_VALUE),
-						     value.buf, false);
+						     value.buf, false, pending);
 			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
-						     true);
+						     true, pending);
+			else if (!strncmp(name, XATTR_CARRIED, strlen(XATTR_CARRIED)))
+				r = check_carried(ctx, dir, name + strlen(XATTR_CARRIED), pending);
 			/* A hashed v2 name says nothing of the v1 name: its record does. */
 			else if (!strcmp(name, XATTR_NAME) && tree_is_hashed_name(dir->name))
 				r = tree_set_v1_name(dir, value.buf);
@@ -490,8 +587,8 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 					return -ENOMEM;
 				}
 				p->dir = dir;
-				p->next = *pending;
-				*pending = p;
+				p->next = pending->tuples;
+				pending->tuples = p;
 			}
 			if (r < 0)
 				return r;
@@ -501,7 +598,7 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 }
 
 static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
-			struct pending_tuple **pending)
+			struct load_pending *pending)
 {
 	DIR *listing;
 	struct dirent *entry;
@@ -603,13 +700,38 @@ static void load_next_id(struct cgx_ctx *ctx)
 		ctx->tree.next_id = stored;
 }
 
+/*
+ * Ends the removals a killed daemon began: the knobs the group set, then its
+ * records. Frees the list; does nothing more once @r (the load's) is an error.
+ */
+static int finish_removals(struct cgx_ctx *ctx, struct unfinished_removal *removals, int r)
+{
+	for (struct unfinished_removal *removal = removals, *next; removal; removal = next) {
+		_cleanup_close_ int fd = -1;
+
+		next = removal->next;
+		if (r == 0 && !removal->dir->group[removal->hier]) {
+			cgx_log(CGX_LOG_INFO, "finishing the removal of a %s group at %s",
+				ctx->hiers.hier[removal->hier].dir_name, removal->dir->name);
+			knob_offline(ctx, removal->dir, removal->hier);
+			if ((fd = cgx_dir_open(ctx, removal->dir)) < 0 ||
+			    (r = state_drop_group_records(ctx, fd, removal->hier)) < 0)
+				r = fd < 0 ? fd : r;
+		}
+		free(removal);
+	}
+	return r;
+}
+
 int state_load(struct cgx_ctx *ctx)
 {
-	struct pending_tuple *pending = NULL;
+	struct load_pending loading = {0};
+	struct pending_tuple *pending;
 	int r;
 
 	load_next_id(ctx);
-	r = load_subtree(ctx, ctx->tree.base, ctx->base_fd, &pending);
+	r = load_subtree(ctx, ctx->tree.base, ctx->base_fd, &loading);
+	pending = loading.tuples;
 	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
 		if (ctx->tree.base->group[h])
 			continue;
@@ -642,7 +764,7 @@ int state_load(struct cgx_ctx *ctx)
 		free(p->text);
 		free(p);
 	}
-	if (r == 0) {
+	if ((r = finish_removals(ctx, loading.removals, r)) == 0) {
 		prune_strays(ctx, ctx->tree.base);
 		prune_origins(ctx);
 	}

@@ -334,7 +334,7 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 		return fd;
 	if ((r = v2_attach(fd, tgid)) < 0) {
 		/* Nothing half-done: a leaf made for this move goes again. */
-		leaf_prune(ctx, leaf);
+		leaf_prune(ctx, leaf, true);
 		return r;
 	}
 	return 0;
@@ -344,7 +344,7 @@ static void prune_leaf_of(struct cgx_ctx *ctx, const struct tuple *tuple)
 {
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
 		if (tuple_equal(leaf->leaf_tuple, tuple, ctx->tree.nr_hier)) {
-			leaf_prune(ctx, leaf);
+			leaf_prune(ctx, leaf, true);
 			return;
 		}
 	}

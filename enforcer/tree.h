@@ -137,6 +137,11 @@ bool tree_is_ancestor(const struct v2_dir *ancestor, const struct v2_dir *dir);
  * @hier while lying outside @group's directory (a divergent fold)?
  */
 bool tree_leaf_outside(const struct v2_dir *leaf, const struct v2_dir *group, unsigned int hier);
+/* Every leaf of @tree for which tree_leaf_outside(leaf, @group, @hier) holds. */
+#define tree_for_each_outside_leaf(leaf, tree, group, hier)                                        \
+	for (struct v2_dir *leaf = (tree)->leaves; leaf; leaf = leaf->leaf_next)                   \
+		if (!tree_leaf_outside(leaf, group, hier)) {                                       \
+		} else
 
 /*
  * Path of @dir relative to the base: v2 names ("a/@@x") or, with @v1, the

@@ -51,6 +51,7 @@ enum v1_file_flags {
 	V1F_INHERIT = 1 << 2,	   /* a new group starts with its parent's value (cgroup_create) */
 	V1F_OPENER_ADMIN = 1 << 3, /* a write needs the opener's CAP_SYS_ADMIN, not the writer's */
 	V1F_OPENER_CREDS = 1 << 4, /* a write checks the opener's groups and capabilities */
+	V1F_ROOT_KNOB = 1 << 5,	   /* written at the root too, it sets the base's v2 knob */
 };
 
 /* What a v1 file becomes in cgroup2 (DESIGN 4): the report and the deprecation log read it. */
@@ -145,6 +146,13 @@ struct v1_controller {
 	 * @hier, from the groups its tuple names; NULL when there are none.
 	 */
 	int (*apply_leaf)(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier);
+	/*
+	 * What apply_leaf() wrote, back to cgroup2's defaults on a directory
+	 * that stays but is no leaf any more (it turned inner, its processes
+	 * moved on, it emptied): kept, a setting would reach every directory
+	 * below it, whatever groups they stand for. NULL with apply_leaf.
+	 */
+	int (*reset_leaf)(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 	/* css_online(): a new group @group takes what it inherits; NULL when nothing. */
 	void (*online)(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier);
 	/* can_attach(): 0 when processes may join @group, else the kernel's errno. */

@@ -104,35 +104,48 @@ struct io_totals {
 	unsigned long long read, write, discard;
 };
 
-/* Per device from io.stat: bytes (rbytes, wbytes, dbytes) or ios (rios, wios, dios). */
+/*
+ * Per device from io.stat, of the group's directory and its leaves outside
+ * it (keys "io.stat MAJ:MIN/rbytes"): bytes (rbytes, wbytes, dbytes) or ios
+ * (rios, wios, dios), each device once, in the order first seen.
+ */
 static int stats_read(const struct v1_file_ctx *fc, struct strbuf *out, bool bytes)
 {
-	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT;
+	_cleanup_stat_sum_ struct stat_sum stat = STAT_SUM_INIT;
 	unsigned long long sum = 0;
 	int r;
 
-	if (knob_read(fc->ctx, fc->dir, "io", "io.stat", &stat) < 0)
-		strbuf_add(&stat, "", 0);
-	for (const char *line = stat.buf; *line;) {
-		size_t len = strcspn(line, "\n");
-		char device[32], fields[512];
+	if (cgx_has_controller(fc->ctx, "io") &&
+	    (r = group_stat_read(fc->ctx, fc->dir, fc->hier, "io", "io.stat", STAT_HIERARCHICAL,
+				 &stat)) < 0)
+		return r;
+	for (size_t i = 0; i < stat.nr; i++) {
+		const char *key = stat.v[i].key + strlen("io.stat "), *slash = strchr(key, '/');
+		char device[32], name[64];
 		struct io_totals t = {0};
+		bool seen = false;
 
-		if (sscanf(line, "%31s %511[^\n]", device, fields) == 2) {
-			t.read = v2_stat_key_eq(fields, bytes ? "rbytes" : "rios");
-			t.write = v2_stat_key_eq(fields, bytes ? "wbytes" : "wios");
-			t.discard = v2_stat_key_eq(fields, bytes ? "dbytes" : "dios");
-			r = strbuf_addf(out,
-					"%s Read %llu\n%s Write %llu\n%s Sync 0\n%s Async %llu\n"
-					"%s Discard %llu\n%s Total %llu\n",
-					device, t.read, device, t.write, device, device,
-					t.read + t.write, device, t.discard, device,
-					t.read + t.write + t.discard);
-			if (r < 0)
-				return r;
-			sum += t.read + t.write + t.discard;
-		}
-		line += len + (line[len] == '\n');
+		if (!slash || (size_t)(slash - key) >= sizeof(device))
+			continue;
+		snprintf(device, sizeof(device), "%.*s", (int)(slash - key), key);
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strncmp(stat.v[j].key + strlen("io.stat "), key, slash - key + 1);
+		if (seen)
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", device, bytes ? "rbytes" : "rios");
+		t.read = stat_sum_get(&stat, "io.stat", name);
+		snprintf(name, sizeof(name), "%s/%s", device, bytes ? "wbytes" : "wios");
+		t.write = stat_sum_get(&stat, "io.stat", name);
+		snprintf(name, sizeof(name), "%s/%s", device, bytes ? "dbytes" : "dios");
+		t.discard = stat_sum_get(&stat, "io.stat", name);
+		r = strbuf_addf(out,
+				"%s Read %llu\n%s Write %llu\n%s Sync 0\n%s Async %llu\n"
+				"%s Discard %llu\n%s Total %llu\n",
+				device, t.read, device, t.write, device, device, t.read + t.write,
+				device, t.discard, device, t.read + t.write + t.discard);
+		if (r < 0)
+			return r;
+		sum += t.read + t.write + t.discard;
 	}
 	return strbuf_addf(out, "Total %llu\n", sum);
 }
@@ -203,24 +216,28 @@ static const struct v1_file blkio_files[] = {
 	 .v2 = V2_STATISTIC("io.stat")},
 	{.name = "blkio.throttle.read_bps_device",
 	 .mode = 0644,
+	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
 	 .v2 = V2_CONVERTED("io.max", read_bps_convert,
 			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
 	{.name = "blkio.throttle.read_iops_device",
 	 .mode = 0644,
+	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
 	 .v2 = V2_CONVERTED("io.max", read_iops_convert,
 			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
 	{.name = "blkio.throttle.write_bps_device",
 	 .mode = 0644,
+	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
 	 .v2 = V2_CONVERTED("io.max", write_bps_convert,
 			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
 	{.name = "blkio.throttle.write_iops_device",
 	 .mode = 0644,
+	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
 	 .v2 = V2_CONVERTED("io.max", write_iops_convert,

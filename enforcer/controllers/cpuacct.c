@@ -21,24 +21,24 @@ struct cpu_usage {
 
 static int usage_of(const struct v1_file_ctx *fc, struct cpu_usage *usage, bool raw)
 {
-	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT;
-	_cleanup_close_ int fd = -1;
+	_cleanup_stat_sum_ struct stat_sum stat = STAT_SUM_INIT;
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	struct cpu_usage base = {0};
 	const char *baseline;
 	int r;
 
 	/* The v1 root accounts for the whole system: the cgroup2 root's cpu.stat. */
-	if (fc->dir == fc->ctx->tree.base)
-		r = read_file_at(fc->ctx->cgroup2_fd, "cpu.stat", &stat);
-	else if ((fd = cgx_dir_open(fc->ctx, fc->dir)) < 0)
-		return fd;
-	else
-		r = read_file_at(fd, "cpu.stat", &stat);
-	if (r < 0)
+	if (fc->dir == fc->ctx->tree.base) {
+		if ((r = read_file_at(fc->ctx->cgroup2_fd, "cpu.stat", &text)) < 0 ||
+		    (r = stat_sum_add_text(&stat, 0, "cpu.stat", text.buf, NULL)) < 0)
+			return r;
+	} else if ((r = group_stat_read(fc->ctx, fc->dir, fc->hier, NULL, "cpu.stat",
+					STAT_HIERARCHICAL, &stat)) < 0) {
 		return r;
-	usage->total = v2_stat_key(stat.buf, "usage_usec") * 1000;
-	usage->user = v2_stat_key(stat.buf, "user_usec") * 1000;
-	usage->system = v2_stat_key(stat.buf, "system_usec") * 1000;
+	}
+	usage->total = stat_sum_get(&stat, "cpu.stat", "usage_usec") * 1000;
+	usage->user = stat_sum_get(&stat, "cpu.stat", "user_usec") * 1000;
+	usage->system = stat_sum_get(&stat, "cpu.stat", "system_usec") * 1000;
 	baseline = cgx_value_named(fc->ctx, fc->dir, fc->hier, "cpuacct.usage");
 	if (!raw && baseline &&
 	    sscanf(baseline, "%llu %llu %llu", &base.total, &base.user, &base.system) == 3) {

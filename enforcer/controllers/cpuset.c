@@ -191,6 +191,51 @@ static int cpuset_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned 
 	return leaf_write(ctx, leaf, &cs);
 }
 
+/*
+ * An empty list is v2's default: the CPUs and nodes of the parent. v2
+ * refuses to empty a cpuset with tasks below it (ENOSPC: the tasks leaf a
+ * group directory turning inner has just filled), so such a directory gets
+ * its cpuset group's lists instead, which v1 keeps a superset of every
+ * list below; sync_region() keeps them so.
+ */
+static int cpuset_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	struct cpuset cs = {0};
+	int r;
+
+	if (!cgx_has_controller(ctx, "cpuset"))
+		return 0;
+	if ((r = leaf_write(ctx, dir, &cs)) != -ENOSPC)
+		return r;
+	if ((r = cpuset_load(ctx, fold_group_of(dir, hier), hier, &cs)) < 0)
+		return r;
+	return leaf_write(ctx, dir, &cs);
+}
+
+/*
+ * The directories of @group's region that are no leaf (its own, those of
+ * other hierarchies' groups below it) and still hold a list: emptied, or
+ * given @group's lists again after a change.
+ */
+static int sync_region(struct cgx_ctx *ctx, struct v2_dir *group, struct v2_dir *dir,
+		       unsigned int hier)
+{
+	_cleanup_strbuf_ struct strbuf cpus = STRBUF_INIT;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (dir != group && dir->group[hier])
+		return 0;
+	if (!dir->leaf_tuple && (fd = cgx_dir_open(ctx, dir)) >= 0 &&
+	    read_file_at(fd, "cpuset.cpus", &cpus) == 0 && strcmp(cpus.buf, "\n") &&
+	    (r = cpuset_reset_leaf(ctx, dir, hier)) < 0)
+		return cgx_log_errno(r, "cannot set the cpuset of %s", dir->name);
+	v2_dir_for_each_child (child, dir)
+		if ((r = sync_region(ctx, group, child, hier)) < 0)
+			return r;
+	return 0;
+}
+
 static int sync_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
 {
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
@@ -201,7 +246,9 @@ static int sync_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h
 		if ((r = cpuset_apply_leaf(ctx, leaf, hier)) < 0)
 			return cgx_log_errno(r, "cannot set the cpuset of leaf %s", leaf->name);
 	}
-	return 0;
+	return is_root(ctx, group) || !cgx_has_controller(ctx, "cpuset")
+		       ? 0
+		       : sync_region(ctx, group, group, hier);
 }
 
 /* cpuset_can_attach() on the legacy hierarchy: a task needs CPUs and memory to run on. */
@@ -477,6 +524,7 @@ const struct v1_controller v1_cpuset = {
 	.files = cpuset_files,
 	.nr_files = ARRAY_SIZE(cpuset_files),
 	.apply_leaf = cpuset_apply_leaf,
+	.reset_leaf = cpuset_reset_leaf,
 	.online = cpuset_online,
 	.can_attach = cpuset_can_attach,
 };

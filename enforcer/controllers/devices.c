@@ -34,37 +34,6 @@ static int group_list(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hi
 	return 0;
 }
 
-/* Processes of the cgroup's own (cgroup.procs lists no descendant's); unreadable counts as busy. */
-static bool dir_holds_processes(int fd)
-{
-	_cleanup_strbuf_ struct strbuf procs = STRBUF_INIT;
-
-	return read_file_at(fd, "cgroup.procs", &procs) < 0 || procs.len > 0;
-}
-
-/*
- * A directory that stopped being a leaf (it became inner, or the leaf moved
- * to its tasks child) keeps the program it had, and with BPF_F_ALLOW_MULTI
- * that would filter every leaf below it too. Once it holds no process of
- * its own, the program goes. Best effort: a failure leaves a filter that
- * is at worst stricter, and the next leaf or write below retries.
- */
-static void clear_stale_above(struct cgx_ctx *ctx, struct v2_dir *leaf)
-{
-	for (struct v2_dir *dir = leaf->parent; dir; dir = dir->parent) {
-		_cleanup_close_ int fd = -1;
-		int r;
-
-		if (dir->leaf_tuple)
-			continue;
-		if ((fd = cgx_dir_open(ctx, dir)) < 0 || dir_holds_processes(fd))
-			continue;
-		if ((r = devcg_cgroup_clear(fd)) < 0)
-			cgx_log(CGX_LOG_DEBUG, "devices program of inner %s not cleared: %s",
-				dir->name, strerror(-r));
-	}
-}
-
 /* @leaf filters device access as @list says. */
 static int leaf_apply(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct devcg_list *list)
 {
@@ -98,7 +67,25 @@ static int devices_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned
 		cgx_log(CGX_LOG_DEBUG, "no device filter check on leaf %s: %s", leaf->name,
 			strerror(fd < 0 ? -fd : -r));
 	}
-	clear_stale_above(ctx, leaf);
+	return 0;
+}
+
+/*
+ * With BPF_F_ALLOW_MULTI a program left on a directory that is no leaf
+ * would filter every leaf below it. Best effort, as above: a program that
+ * stays is at worst stricter than the groups below allow.
+ */
+static int devices_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	int r;
+
+	(void)hier;
+	if (fd < 0)
+		return fd;
+	if ((r = devcg_cgroup_clear(fd)) < 0)
+		cgx_log(CGX_LOG_DEBUG, "devices program of %s not cleared: %s", dir->name,
+			strerror(-r));
 	return 0;
 }
 
@@ -115,7 +102,6 @@ static int sync_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h
 		if ((r = group_list(ctx, coord, hier, &list)) < 0 ||
 		    (r = leaf_apply(ctx, leaf, &list)) < 0)
 			return r;
-		clear_stale_above(ctx, leaf);
 	}
 	return 0;
 }
@@ -287,4 +273,5 @@ const struct v1_controller v1_devices = {
 	.files = devices_files,
 	.nr_files = ARRAY_SIZE(devices_files),
 	.apply_leaf = devices_apply_leaf,
+	.reset_leaf = devices_reset_leaf,
 };

@@ -48,6 +48,13 @@ static int freezer_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned
 	return frozen ? leaf_set_frozen(ctx, leaf, true) : 0;
 }
 
+/* A directory that is no leaf holds nothing to freeze of its own: v2 freezes its subtree. */
+static int freezer_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	(void)hier;
+	return leaf_set_frozen(ctx, dir, false);
+}
+
 /* Brings every leaf below @group in line with the v1 states on its path. */
 static int sync_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
 {
@@ -161,4 +168,5 @@ const struct v1_controller v1_freezer = {
 	.files = freezer_files,
 	.nr_files = ARRAY_SIZE(freezer_files),
 	.apply_leaf = freezer_apply_leaf,
+	.reset_leaf = freezer_reset_leaf,
 };

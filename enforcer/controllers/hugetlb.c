@@ -129,15 +129,15 @@ static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return knob_set(fc, "hugetlb", file, v2, v1);
 }
 
+/* The group's directory and its leaves outside it, where members of a divergent fold sit. */
 static unsigned long long v2_number(const struct v1_file_ctx *fc, const char *what)
 {
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	char file[64];
 
-	v2_name(row_of(fc), what, file, sizeof(file));
-	if (knob_read(fc->ctx, fc->dir, "hugetlb", file, &text) < 0)
+	if (!cgx_has_controller(fc->ctx, "hugetlb"))
 		return 0;
-	return strtoull(text.buf, NULL, 10);
+	v2_name(row_of(fc), what, file, sizeof(file));
+	return group_stat(fc->ctx, fc->dir, fc->hier, "hugetlb", file, NULL, STAT_HIERARCHICAL);
 }
 
 static int usage_read(const struct v1_file_ctx *fc, struct strbuf *out)

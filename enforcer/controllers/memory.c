@@ -117,7 +117,7 @@ static unsigned long long group_number(const struct v1_file_ctx *fc, const char 
 {
 	if (is_root(fc))
 		return v2_number(fc, file);
-	return knob_group_sum(fc->ctx, fc->dir, fc->hier, "memory", file, NULL);
+	return group_stat(fc->ctx, fc->dir, fc->hier, "memory", file, NULL, STAT_HIERARCHICAL);
 }
 
 /* memory.current, with memory.swap.current for the memsw counters. */
@@ -164,8 +164,8 @@ static int reclaim_below(const struct v1_file_ctx *fc, unsigned long long bytes)
 		if ((usage = usage_bytes(fc, false)) <= bytes)
 			return 0;
 		r = reclaim_in(ctx, fc->dir, usage - bytes);
-		for (struct v2_dir *leaf = ctx->tree.leaves; r == 0 && leaf; leaf = leaf->leaf_next)
-			if (tree_leaf_outside(leaf, fc->dir, fc->hier))
+		tree_for_each_outside_leaf (leaf, &ctx->tree, fc->dir, fc->hier)
+			if (r == 0)
 				r = reclaim_in(ctx, leaf, usage - bytes);
 		if (r == -ENOENT)
 			return 0; /* before 5.19: no way to reclaim first */
@@ -311,7 +311,7 @@ static int memsw_usage_read(const struct v1_file_ctx *fc, struct strbuf *out)
 static unsigned long long max_usage(const struct v1_file_ctx *fc, bool memsw)
 {
 	const char *reset = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
-	unsigned long long peak = v2_number(fc, "memory.peak"), then_peak, then_usage, now;
+	unsigned long long peak = group_number(fc, "memory.peak"), then_peak, then_usage, now;
 
 	if (!reset || sscanf(reset, "%llu %llu", &then_peak, &then_usage) != 2 || peak > then_peak)
 		return peak;
@@ -323,7 +323,7 @@ static int max_usage_reset(const struct v1_file_ctx *fc, bool memsw)
 {
 	char text[64];
 
-	snprintf(text, sizeof(text), "%llu %llu", v2_number(fc, "memory.peak"),
+	snprintf(text, sizeof(text), "%llu %llu", group_number(fc, "memory.peak"),
 		 usage_bytes(fc, memsw));
 	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text);
 }
@@ -355,49 +355,54 @@ static int memsw_max_usage_write(const struct v1_file_ctx *fc, char *buf, size_t
  * cannot be reset, so the count at the write is kept as a baseline that
  * every read subtracts.
  */
-static unsigned long long events_since_reset(const struct v1_file_ctx *fc, const char *file,
-					     const char *key)
+static unsigned long long events_since_reset(const struct v1_file_ctx *fc, unsigned long long count)
 {
 	const char *baseline = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
-	unsigned long long count = v2_key(fc, file, key), base;
+	unsigned long long base = baseline ? strtoull(baseline, NULL, 10) : 0;
 
-	base = baseline ? strtoull(baseline, NULL, 10) : 0;
 	return count > base ? count - base : 0;
 }
 
-static int reset_events(const struct v1_file_ctx *fc, const char *file, const char *key)
+static int reset_events(const struct v1_file_ctx *fc, unsigned long long count)
 {
 	char baseline[32];
 
-	snprintf(baseline, sizeof(baseline), "%llu", v2_key(fc, file, key));
+	snprintf(baseline, sizeof(baseline), "%llu", count);
 	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, baseline);
 }
 
 /*
  * v1 counts a failed charge on the group whose limit refused it, not on its
- * ancestors: the local "max" events. The limit is on the group's own
- * directory, so its tasks leaf never raises one.
+ * ancestors: the local "max" events of the directory the limit is on, and
+ * of the leaves outside it that it is split over.
  */
+static unsigned long long failures(const struct v1_file_ctx *fc)
+{
+	return group_stat(fc->ctx, fc->dir, fc->hier, "memory", "memory.events.local", "max",
+			  STAT_OWN_LIMIT);
+}
+
 static int failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", events_since_reset(fc, "memory.events.local", "max"));
+	return strbuf_addf(out, "%llu\n", events_since_reset(fc, failures(fc)));
 }
 
 static int failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	(void)buf, (void)len;
-	return reset_events(fc, "memory.events.local", "max");
+	return reset_events(fc, failures(fc));
 }
 
 static int memsw_failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n", events_since_reset(fc, "memory.swap.events", "fail"));
+	return strbuf_addf(out, "%llu\n",
+			   events_since_reset(fc, v2_key(fc, "memory.swap.events", "fail")));
 }
 
 static int memsw_failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	(void)buf, (void)len;
-	return reset_events(fc, "memory.swap.events", "fail");
+	return reset_events(fc, v2_key(fc, "memory.swap.events", "fail"));
 }
 
 static int oom_control_write(const struct v1_file_ctx *fc, char *buf, size_t len)
@@ -418,14 +423,14 @@ static int oom_control_write(const struct v1_file_ctx *fc, char *buf, size_t len
 
 /*
  * v1's oom_kill counts the kills of the group's own tasks (the victim's
- * memcg), not those of its descendants: the local counts of the directory
- * and of its tasks leaf, where the tasks of a group with children sit.
+ * memcg), not those of its descendants: the local counts of every leaf that
+ * holds them (its tasks leaf when it has children, leaves outside it).
  */
 static int oom_control_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
 	const char *disabled = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
-	unsigned long long kills = v2_key(fc, "memory.events.local", "oom_kill") +
-				   v2_key(fc, CGX_TASKS_LEAF "/memory.events.local", "oom_kill");
+	unsigned long long kills = group_stat(fc->ctx, fc->dir, fc->hier, "memory",
+					      "memory.events.local", "oom_kill", STAT_OWN_TASKS);
 
 	return strbuf_addf(out, "oom_kill_disable %d\nunder_oom 0\noom_kill %llu\n",
 			   disabled && disabled[0] == '1', kills);
@@ -433,8 +438,7 @@ static int oom_control_read(const struct v1_file_ctx *fc, struct strbuf *out)
 
 static int force_empty_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
-	_cleanup_close_ int fd = -1;
-	char text[32];
+	unsigned long long usage;
 	int r;
 
 	(void)buf, (void)len;
@@ -442,12 +446,13 @@ static int force_empty_write(const struct v1_file_ctx *fc, char *buf, size_t len
 		return -EINVAL;
 	if (!cgx_has_controller(fc->ctx, "memory"))
 		return 0;
-	if ((fd = cgx_dir_open(fc->ctx, fc->dir)) < 0)
-		return fd;
-	snprintf(text, sizeof(text), "%llu", v2_number(fc, "memory.current"));
-	/* Reclaim all it can; what cannot go is not an error, as in v1. */
-	r = write_file_at(fd, "memory.reclaim", text, strlen(text));
-	return r == -EAGAIN || r == -EINVAL ? 0 : r;
+	/* Reclaim all it can, where its members sit; what cannot go is not an error, as in v1. */
+	usage = usage_bytes(fc, false);
+	r = reclaim_in(fc->ctx, fc->dir, usage);
+	tree_for_each_outside_leaf (leaf, &fc->ctx->tree, fc->dir, fc->hier)
+		if (r == 0 || r == -EINVAL)
+			r = reclaim_in(fc->ctx, leaf, usage);
+	return r == -EINVAL ? 0 : r;
 }
 
 /* v1 memory.stat keys from their v2 names; v1 lists local then total_ values. */
@@ -489,19 +494,40 @@ static unsigned long long hierarchical_limit(const struct v1_file_ctx *fc, const
 	return limit;
 }
 
-/* The stat_keys values of the v2 directory @dir (whole subtree), added to @values. */
-static void add_stat_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long values[])
+/*
+ * memory.stat and memory.swap.current of group @dir of @hier: the whole
+ * system's for the root, the group's directory and leaves outside it else.
+ */
+static void group_stat_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			      struct stat_sum *sum)
 {
 	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT, swap = STRBUF_INIT;
-	int r = dir_v2_read(ctx, dir, "memory.stat", &stat);
-	/* The root has no memory.swap.current; a kernel without swap accounting neither. */
-	bool has_swap = dir_v2_read(ctx, dir, "memory.swap.current", &swap) == 0;
 
+	if (dir != ctx->tree.base) {
+		group_stat_read(ctx, dir, hier, "memory", "memory.stat", STAT_HIERARCHICAL, sum);
+		group_stat_read(ctx, dir, hier, "memory", "memory.swap.current", STAT_HIERARCHICAL,
+				sum);
+		return;
+	}
+	/* The root has no memory.swap.current; a kernel without swap accounting neither. */
+	if (dir_v2_read(ctx, dir, "memory.stat", &stat) == 0)
+		stat_sum_add_text(sum, 0, "memory.stat", stat.buf, NULL);
+	if (dir_v2_read(ctx, dir, "memory.swap.current", &swap) == 0)
+		stat_sum_add_text(sum, 0, "memory.swap.current", swap.buf, NULL);
+}
+
+/* The stat_keys values of group @dir of @hier (the whole subtree), added to @values. */
+static void add_stat_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			    unsigned long long values[])
+{
+	_cleanup_stat_sum_ struct stat_sum sum = STAT_SUM_INIT;
+
+	group_stat_values(ctx, dir, hier, &sum);
 	for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
 		if (!strcmp(stat_keys[i].v1, "swap"))
-			values[i] += has_swap ? strtoull(swap.buf, NULL, 10) : 0;
-		else if (r == 0 && stat_keys[i].v2)
-			values[i] += v2_stat_key(stat.buf, stat_keys[i].v2);
+			values[i] += stat_sum_get(&sum, "memory.swap.current", NULL);
+		else if (stat_keys[i].v2)
+			values[i] += stat_sum_get(&sum, "memory.stat", stat_keys[i].v2);
 	}
 }
 
@@ -510,16 +536,15 @@ static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	unsigned long long total[ARRAY_SIZE(stat_keys)] = {0}, below[ARRAY_SIZE(stat_keys)] = {0};
 	int r;
 
-	add_stat_values(fc->ctx, fc->dir, total);
+	add_stat_values(fc->ctx, fc->dir, fc->hier, total);
 	/*
 	 * v2 counts a directory's whole subtree; v1's own values
-	 * (memcg_page_state_local()) leave the child groups out. A child
-	 * group of this hierarchy is a v2 child directory carrying it; the
-	 * rest below (task leaves, other hierarchies' groups) is the group's own.
+	 * (memcg_page_state_local()) leave the child groups out, each counted
+	 * as its own statistics count it, leaves outside it included.
 	 */
-	v2_dir_for_each_child (child, fc->dir)
-		if (child->group[fc->hier])
-			add_stat_values(fc->ctx, child, below);
+	for (struct v2_dir *child = cgx_group_next_child(fc->dir, fc->hier, NULL); child;
+	     child = cgx_group_next_child(fc->dir, fc->hier, child))
+		add_stat_values(fc->ctx, child, fc->hier, below);
 	for (int hierarchical = 0; hierarchical < 2; hierarchical++) {
 		for (size_t i = 0; i < ARRAY_SIZE(stat_keys); i++) {
 			unsigned long long value = total[i];
@@ -542,14 +567,13 @@ static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 
 static int numa_stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	unsigned long long file = 0, anon = 0, unevictable = 0;
-	_cleanup_strbuf_ struct strbuf v2 = STRBUF_INIT;
+	_cleanup_stat_sum_ struct stat_sum sum = STAT_SUM_INIT;
+	unsigned long long file, anon, unevictable;
 
-	if (v2_read(fc, "memory.stat", &v2) == 0) {
-		file = v2_stat_key(v2.buf, "file") / PAGE_SIZE_BYTES;
-		anon = v2_stat_key(v2.buf, "anon") / PAGE_SIZE_BYTES;
-		unevictable = v2_stat_key(v2.buf, "unevictable") / PAGE_SIZE_BYTES;
-	}
+	group_stat_values(fc->ctx, fc->dir, fc->hier, &sum);
+	file = stat_sum_get(&sum, "memory.stat", "file") / PAGE_SIZE_BYTES;
+	anon = stat_sum_get(&sum, "memory.stat", "anon") / PAGE_SIZE_BYTES;
+	unevictable = stat_sum_get(&sum, "memory.stat", "unevictable") / PAGE_SIZE_BYTES;
 	/* v2 keeps no per-node split here: node 0 carries it all. */
 	return strbuf_addf(out,
 			   "total=%llu N0=%llu\nfile=%llu N0=%llu\nanon=%llu N0=%llu\n"

@@ -39,26 +39,34 @@ static int current_read(const struct v1_file_ctx *fc, struct strbuf *out)
 	return r < 0 ? r : strbuf_addf(out, "%llu\n", count);
 }
 
-/* The kernel's own counters when it has them; the defaults when the controller is bound elsewhere.
+/*
+ * A counter of the group's in v2, "@prefix%llu\n"; 0 when the pids
+ * controller is bound elsewhere (or the kernel has no such file).
  */
-static int v2_or_default(const struct v1_file_ctx *fc, const char *v2_file, const char *fallback,
-			 struct strbuf *out)
+static int counter_read(const struct v1_file_ctx *fc, struct strbuf *out, const char *prefix,
+			const char *v2_file, const char *key, enum stat_scope scope)
 {
-	int r = knob_read(fc->ctx, fc->dir, "pids", v2_file, out);
+	unsigned long long count = 0;
 
-	if (r == -EOPNOTSUPP || r == -ENOENT)
-		return strbuf_add(out, fallback, strlen(fallback));
-	return r;
+	if (cgx_has_controller(fc->ctx, "pids"))
+		count = group_stat(fc->ctx, fc->dir, fc->hier, "pids", v2_file, key, scope);
+	return strbuf_addf(out, "%s%llu\n", prefix, count);
 }
 
+/*
+ * pids_can_fork() counts a refused fork on the forking task's own group
+ * (before 6.12), whichever ancestor's limit refused it: the leaves that
+ * hold the group's own tasks, inside its directory or not.
+ */
 static int events_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return v2_or_default(fc, "pids.events", "max 0\n", out);
+	return counter_read(fc, out, "max ", "pids.events", "max", STAT_OWN_TASKS);
 }
 
+/* The high-water marks of the group's directory and of its leaves outside it, added. */
 static int peak_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return v2_or_default(fc, "pids.peak", "0\n", out);
+	return counter_read(fc, out, "", "pids.peak", NULL, STAT_HIERARCHICAL);
 }
 
 static const struct v1_file pids_files[] = {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 /* The view being fuzzed: the write_file_at wrapper has no other way to reach it. */
@@ -199,6 +200,31 @@ void fake_view_close(struct fake_view *view)
 {
 	cgx_ctx_free(view->ctx);
 	view->ctx = NULL;
+}
+
+int fake_xattr_set(struct fake_view *view, const char *dir, const char *name, const char *value)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", view->mount, FAKE_BASE, dir);
+	return setxattr(path, name, value, strlen(value), 0) < 0 ? -errno : 0;
+}
+
+int fake_file_set(struct fake_view *view, const char *dir, const char *file, const char *value)
+{
+	char path[PATH_MAX];
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s/%s", FAKE_BASE, dir);
+	if ((fd = open(view->mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	r = openat(fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(fd);
+	if ((fd = r) < 0)
+		return -errno;
+	r = write_new(fd, file, value);
+	close(fd);
+	return r;
 }
 
 int fake_dir_relpath(const struct v2_dir *dir, char *buf, size_t size)

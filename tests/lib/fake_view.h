@@ -37,6 +37,10 @@ int fake_set_controllers(struct fake_view *view, const char *controllers);
 /* Opens the view on the stand-in mount (state_load included): the daemon's start. */
 int fake_view_open(struct fake_view *view);
 void fake_view_close(struct fake_view *view);
+/* Sets xattr @name of the base's directory @dir ("" for the base) as a daemon would. */
+int fake_xattr_set(struct fake_view *view, const char *dir, const char *name, const char *value);
+/* Gives v2 file @file of the base's directory @dir the content @value, as the kernel would. */
+int fake_file_set(struct fake_view *view, const char *dir, const char *file, const char *value);
 /* The v2 directory of @dir relative to the mount ("cgx.view/g"). */
 int fake_dir_relpath(const struct v2_dir *dir, char *buf, size_t size);
 

@@ -290,6 +290,47 @@ static void test_group_ids_are_kept_and_never_reused(void)
 	tree_release(&ids);
 }
 
+/* A leaf made under @parent for a tuple with @memory (MEMORY) and @cpu (CPU), the rest at the root.
+ */
+static struct v2_dir *leaf(struct v2_dir *parent, const char *name, struct v2_dir *memory,
+			   struct v2_dir *cpu)
+{
+	struct v2_dir *dir;
+	struct tuple t;
+
+	root_tuple(&t);
+	t.coord[MEMORY] = memory;
+	t.coord[CPU] = cpu;
+	tree_add_dir(&tree, parent, name, &dir);
+	tree_set_leaf(&tree, dir, &t);
+	return dir;
+}
+
+static unsigned int count_outside(struct v2_dir *group, unsigned int h, struct v2_dir *expect)
+{
+	unsigned int n = 0;
+
+	tree_for_each_outside_leaf (l, &tree, group, h) {
+		CHECK(l == expect);
+		n++;
+	}
+	return n;
+}
+
+static void test_outside_leaves_hold_members_beyond_the_directory(void)
+{
+	struct v2_dir *m = group(MEMORY, "om"), *mc = group(MEMORY, "om/c"), *p = group(CPU, "op");
+	struct v2_dir *outside = leaf(p, "@memory=om:c", mc, p);
+
+	leaf(m, "@tasks", m, tree.base); /* inside its group's directory */
+	leaf(p, "@tasks", tree.base, p); /* no member of the memory groups at all */
+	struct v2_dir *in_mc = leaf(mc, "@cpu=op", mc, p);  /* inside om/c, outside op */
+	CHECK_EQ_INT(count_outside(m, MEMORY, outside), 1); /* a member of a child group counts */
+	CHECK_EQ_INT(count_outside(mc, MEMORY, outside), 1);
+	CHECK_EQ_INT(count_outside(p, CPU, in_mc), 1); /* the member folded under om/c */
+	CHECK_EQ_INT(count_outside(tree.base, MEMORY, NULL), 0);
+}
+
 int main(void)
 {
 	hier_set_parse(&hiers, "cpuset;cpu,cpuacct;blkio;memory");
@@ -310,6 +351,7 @@ int main(void)
 	test_names_past_name_max_are_hashed();
 	test_long_names_round_trip_through_tuples();
 	test_group_ids_are_kept_and_never_reused();
+	test_outside_leaves_hold_members_beyond_the_directory();
 
 	tree_release(&tree);
 	hier_set_release(&hiers);

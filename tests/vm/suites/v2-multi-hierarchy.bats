@@ -20,18 +20,7 @@ teardown_file() {
 }
 
 teardown() {
-  for p in ${SLEEPERS:-}; do kill -9 "$p" 2>/dev/null || true; done
-}
-
-# A sleeper with fd 3 closed (bats waits for it otherwise); its pid in $pid.
-spawn() {
-  sleep 1000 3>&- &
-  pid=$!
-  SLEEPERS="${SLEEPERS:-} $pid"
-}
-
-leaf_of() {
-  echo "$CG2$(sed -n 's/^0:://p' "/proc/$1/cgroup")"
+  sleepers_kill
 }
 
 sorted() {

@@ -5,6 +5,9 @@
 #   view_stop VIEW                              unmounts VIEW and waits for its
 #       daemon to end (kill -9 after 5 s)
 #   view_pid VIEW                               the pid of VIEW's daemon
+#   spawn                                       a sleeper in $pid, killed by
+#       sleepers_kill (a suite's teardown)
+#   leaf_of PID                                 the v2 directory PID lives in
 #
 # The daemon's pid is kept in $BATS_FILE_TMPDIR, so a view started in
 # setup_file is stopped in teardown_file, and one started in a test by it.
@@ -37,4 +40,19 @@ view_stop() {
   pid=$(cat "$(view_pid_file "$view")" 2>/dev/null) || return 0
   for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true
+}
+
+# A sleeper with fd 3 closed (bats waits for it otherwise); its pid in $pid.
+spawn() {
+  sleep 1000 3>&- &
+  pid=$!
+  SLEEPERS="${SLEEPERS:-} $pid"
+}
+
+sleepers_kill() {
+  for p in ${SLEEPERS:-}; do kill -9 "$p" 2>/dev/null || true; done
+}
+
+leaf_of() {
+  echo "$CG2$(sed -n 's/^0:://p' "/proc/$1/cgroup")"
 }

@@ -1,13 +1,11 @@
-# Differential, pending (known to differ): a v1 memory group's usage when the
-# writer sits in the memory group alone (its other hierarchies at the root).
-# Kernel v1 counts the writer's tmpfs pages in memory.usage_in_bytes while it
-# lives and after it exits. The writer's leaf lies outside the group's v2
-# directory (freezer's /p shares that directory and the writer is not in it).
-# cgxfs counts the leaf while it lives (knob_group_sum()), but once the
-# writer has exited and the daemon has removed its leaf, those pages are
-# charged to the leaf's parent, outside the group: "after it exited" reads
-# yes only while the leaf is still there, and the last two lines differ.
-# Found by tests/differential/exec/mesos-isolator.sh.
+# Differential: a v1 memory group's usage when the writer sits in the memory
+# group alone (its other hierarchies at the root). Kernel v1 counts the
+# writer's tmpfs pages in memory.usage_in_bytes while it lives and after it
+# exits. The writer's leaf lies outside the group's v2 directory (freezer's
+# /p shares that directory and the writer is not in it): cgxfs counts that
+# leaf with the directory, and keeps it, empty, while pages stay charged to
+# it (they would count for its parent otherwise), also once the next
+# writer's move has emptied it. Found by tests/differential/exec/mesos-isolator.sh.
 cd /sys/fs/cgroup || exit 1
 mkdir memory/p freezer/p
 mkdir -p /tmp/pf && mount -t tmpfs -o size=64m pf /tmp/pf && mkfifo /tmp/pf/ready
