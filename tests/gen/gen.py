@@ -416,6 +416,8 @@ class Generator:
     def step_read(self, m):
         h, path = self.pick_place(m, 0.2)
         file = self.rng.choice(v1files.readable(h.controllers, not path))
+        if file in known.UNREAD:
+            return None
         return {"op": "read", "h": h.dir, "path": path, "file": file}
 
     def step_ls(self, m):

@@ -22,6 +22,7 @@ host boots a fresh guest.
 """
 
 import ctypes
+import errno
 import json
 import os
 import shutil
@@ -349,11 +350,19 @@ def run_job(platform, job, fifos=FIFOS):
     view = []
     ever_set = set()  # v2 limit files some v1 group of this program set
 
-    def after_step(i, step, run):
+    def daemon_gone(i):
+        """Whether cgxfs is gone (the error then names step @i). A daemon that
+        crashed may take a while to exit (a core, ASan's report)."""
         status = platform.alive()
+        if status is None and not os.path.ismount(platform.root):  # stat: ENOTCONN
+            poll(lambda: platform.alive() is not None, 10)
+            status = platform.alive()
         if status is not None and not result["error"]:
             result["error"] = f"cgxfs exited {status} after step {i}:\n{platform.log_tail(200)}"
-        if not job.get("check") or result["invariant"] or status is not None:
+        return status is not None
+
+    def after_step(i, step, run):
+        if daemon_gone(i) or not job.get("check") or result["invariant"]:
             return
         t = time.monotonic()
         try:
@@ -365,6 +374,8 @@ def run_job(platform, job, fifos=FIFOS):
             failures = check.check(view[0], platform.cgroup2, platform.base,
                                    run.procs.values(), run.names(), ever_set)
         except OSError as e:
+            if e.errno in (errno.ENOTCONN, errno.ECONNABORTED) and daemon_gone(i):
+                return
             failures = [("check", f"could not read: {e}")]
         result["checks"] += 1
         result["check_seconds"] += time.monotonic() - t
@@ -382,6 +393,7 @@ def run_job(platform, job, fifos=FIFOS):
     try:
         platform.setup(program["layout"])
         result["transcript"] = run.run(program)
+        daemon_gone(len(program["steps"]))
     except Timeout:
         result["error"] = f"timed out after {job.get('timeout', PROGRAM_TIMEOUT)} s"
     except Exception:

@@ -18,6 +18,7 @@ import select
 import signal
 import time
 
+import known
 import v1files
 import worker
 
@@ -251,7 +252,8 @@ class Runner:
                     continue
                 for name in files:
                     p = self.path(step, name)
-                    if name in ("tasks", "cgroup.procs") or os.path.isdir(p):
+                    if name in ("tasks", "cgroup.procs") or name in known.UNREAD \
+                            or os.path.isdir(p):
                         continue
                     if not os.stat(p).st_mode & 0o444:
                         continue
