@@ -1,0 +1,418 @@
+#!/bin/bash
+# cgx-gen seed 1 (generator version 1): 3 steps over the layout
+#   cpuset; cpu,cpuacct; blkio; memory; devices; freezer; net_cls,net_prio; perf_event; hugetlb; pids; rdma; misc; none,name=systemd
+# Reruns alone on either guest: tests/vm/diff-run --build build THIS.sh (kernel v1,
+# and cgxfs's view over /sys/fs/cgroup); prints one line per step as
+# tests/gen/runner.py does, pids by name. Written by tests/gen/shell.py.
+export LC_ALL=C
+cd /sys/fs/cgroup || exit 1
+W=$(mktemp -d /tmp/cgxgen.XXXXXX)
+cat >"$W/worker.py" <<'WORKER'
+#!/usr/bin/env python3
+"""A process a generated program moves around: it forks, starts and ends
+threads, writes and opens files when told to.
+
+    worker.py DIR NAME
+
+Commands come as lines "SEQ<TAB>VERB<TAB>ARG..." on the FIFO DIR/NAME.cmd;
+each answer is "SEQ<TAB>ok[<TAB>VALUE]" or "SEQ<TAB>err<TAB>ERRNO<TAB>TEXT" on
+DIR/NAME.ack. Once ready it says "0<TAB>ok<TAB>PID". Both FIFOs are opened
+read-write, so neither side ever blocks in open() and a frozen worker only
+delays its answers (SEQ lets the asker drop the late ones).
+
+    fork CHILD         fork; the child serves CHILD's FIFOs (made beforehand)
+    thread TNAME       start a thread; answers its tid
+    thread_exit TNAME  end that thread
+    write PATH VALUE   open PATH for writing and write VALUE and a newline
+    open PATH MODE     open PATH with MODE r, w or rw, and close it
+
+The runner forks this from itself (serve()); a shell script runs this file.
+"""
+
+import os
+import signal
+import sys
+import threading
+
+
+def serve(fifo_dir, name):
+    # Children the worker forks are reaped by the kernel, never left as zombies.
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    cmd = os.open(os.path.join(fifo_dir, name + ".cmd"), os.O_RDWR)
+    ack = os.open(os.path.join(fifo_dir, name + ".ack"), os.O_RDWR)
+    threads = {}
+
+    def answer(seq, *words):
+        os.write(ack, ("\t".join((seq,) + words) + "\n").encode())
+
+    answer("0", "ok", str(os.getpid()))
+    pending = b""
+    while True:
+        chunk = os.read(cmd, 4096)
+        if not chunk:
+            os._exit(0)
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            seq, verb, *args = line.decode().split("\t")
+            if verb == "fork":
+                pid = os.fork()
+                if pid == 0:
+                    os.close(cmd)
+                    os.close(ack)
+                    serve(fifo_dir, args[0])
+                answer(seq, "ok", str(pid))
+            elif verb == "thread":
+                started, stop = threading.Event(), threading.Event()
+                box = []
+
+                def body(box=box, started=started, stop=stop):
+                    box.append(threading.get_native_id())
+                    started.set()
+                    stop.wait()
+
+                t = threading.Thread(target=body, daemon=True)
+                t.start()
+                started.wait()
+                threads[args[0]] = (t, stop)
+                answer(seq, "ok", str(box[0]))
+            elif verb == "thread_exit":
+                t, stop = threads.pop(args[0])
+                stop.set()
+                t.join()
+                answer(seq, "ok")
+            elif verb in ("write", "open"):
+                try:
+                    if verb == "write":
+                        fd = os.open(args[0], os.O_WRONLY)
+                        try:
+                            os.write(fd, (args[1] + "\n").encode())
+                        finally:
+                            os.close(fd)
+                    else:
+                        flags = {"r": os.O_RDONLY, "w": os.O_WRONLY, "rw": os.O_RDWR}[args[1]]
+                        os.close(os.open(args[0], flags))
+                    answer(seq, "ok")
+                except OSError as e:
+                    answer(seq, "err", str(e.errno), os.strerror(e.errno))
+            else:
+                answer(seq, "err", "22", os.strerror(22))
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1], sys.argv[2])
+WORKER
+cat >"$W/sys.py" <<'SYS'
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+op, args = sys.argv[1], [a.encode() for a in sys.argv[2:]]
+try:
+    if op == "rename":
+        os.rename(sys.argv[2], sys.argv[3])
+        r = 0
+    elif op == "mount":
+        r = libc.mount(b"cgroup", args[1], b"cgroup", 0, args[0])
+    else:
+        r = libc.umount2(args[0], 0)
+    print("ok" if r == 0 else os.strerror(ctypes.get_errno()))
+except OSError as e:
+    print(os.strerror(e.errno))
+SYS
+
+SHAPE='^(cpuacct\..*|cpu\.stat|memory\.(stat|numa_stat|usage_in_bytes|max_usage_in_bytes|memsw\.(usage|max_usage)_in_bytes|kmem\..*usage_in_bytes|kmem\.slabinfo)|blkio\.throttle\.io_.*|net_prio\.prioidx|hugetlb\..*numa_stat)$'
+DEVICE_STATS='^blkio\.throttle\.io_'
+# shellcheck disable=SC2054  # the commas are in the hierarchies' names
+CLASSIC=(cpuset cpu,cpuacct blkio memory devices freezer net_cls,net_prio perf_event hugetlb pids rdma misc none,name=systemd)
+# shellcheck disable=SC2054
+LAYOUT=(cpuset cpu,cpuacct blkio memory devices freezer net_cls,net_prio perf_event hugetlb pids rdma misc none,name=systemd)
+declare -A D=() PID=() TID=() OWNER=() CMD=() ACK=()
+H=()
+CGXFS=
+[[ $(stat -f -c %T /sys/fs/cgroup) == fuse* ]] && CGXFS=1
+seq=0
+
+# R: the result of the last step: ok, the errno's text, or what a read showed.
+err() { R=$(<"$W/err"); R=${R##*: }; R=${R:-failed}; }
+run() { if "$@" 2>"$W/err" >/dev/null; then R=ok; else err; fi; }
+wr() { if (echo "$2" >"$1") 2>"$W/err"; then R=ok; else err; fi; }
+say() { printf '%03d %s -> %s\n' "$1" "$2" "$R"; }
+
+names() {
+  local n
+  for n in "${!PID[@]}"; do echo "${PID[$n]} $n"; done
+  for n in "${!TID[@]}"; do echo "${TID[$n]} $n"; done
+}
+rd() { # FILE NAME ROOT(1 or empty)
+  local out i
+  if ! out=$(cat "$1" 2>"$W/err"); then err; return; fi
+  if [[ $2 == freezer.state ]]; then
+    for ((i = 0; i < 100; i++)); do [[ $out == FREEZING ]] || break; sleep 0.05; out=$(cat "$1"); done
+  fi
+  if [[ $2 == tasks || $2 == cgroup.procs ]]; then
+    names >"$W/names"
+    R="= $(awk -v root="$3" 'NR == FNR { n[$1] = $2; next }
+      { for (i = 1; i <= NF; i++) if ($i in n) print n[$i]; else if (!root) print "?" }' \
+      "$W/names" - <<<"$out" | sort | paste -sd' ')"
+    return
+  fi
+  [[ $2 =~ $DEVICE_STATS ]] && out=$(awk '/^Total/ || !/ 0$/' <<<"$out")
+  [[ $2 =~ $SHAPE || $2 =~ $DEVICE_STATS ]] && out=$(sed 's/[0-9]\+/N/g' <<<"$out")
+  R="= ${out//$'\n'/|}"
+}
+ls_() {
+  local out e l=()
+  if ! out=$(ls -A "$1" 2>"$W/err"); then err; return; fi
+  for e in $out; do if [[ -d $1/$e ]]; then l+=("$e/"); else l+=("$e"); fi; done
+  R="= ${l[*]}"
+}
+groups() { # the groups of hierarchy $1, "" first, parents before children
+  (cd "/sys/fs/cgroup/${D[$1]}" && find . -type d | sed 's|^\./\{0,1\}||' |
+    sort -t/ -k1,1 -k2,2 -k3,3 -k4,4 -k5,5)
+}
+dump() { # [full]
+  local h g p f m name out=("=")
+  for h in $(printf '%s\n' "${H[@]}" | sort); do
+    while IFS= read -r g; do
+      p="$h/$g"
+      p=${p%/}
+      rd "${D[$h]}/$g/tasks" tasks "$([[ -z $g ]] && echo 1)"
+      [[ -n $1 || $R != "= " ]] && out+=("  $p tasks $R")
+      [[ -n $1 ]] || continue
+      while read -r m f; do
+        name=${f##*/}
+        [[ -d $f || $name == tasks || $name == cgroup.procs || $m != *[4567]* ]] && continue
+        rd "$f" "$name" "$([[ -z $g ]] && echo 1)"
+        out+=("  $p $name $R")
+      done < <(stat -c '%a %n' "${D[$h]}/$g"/* | sort -k2)
+    done < <(groups "$h")
+  done
+  R=$(printf '%s\n' "${out[@]}")
+}
+
+# Workers: tests/gen/worker.py's protocol over two FIFOs each.
+mkf() {
+  local fd
+  rm -f "$W/$1.cmd" "$W/$1.ack"
+  mkfifo "$W/$1.cmd" "$W/$1.ack"
+  exec {fd}<>"$W/$1.cmd"; CMD[$1]=$fd
+  exec {fd}<>"$W/$1.ack"; ACK[$1]=$fd
+}
+answer() { # NAME SEQ [TIMEOUT]: the words after SEQ in REPLY
+  local line
+  while IFS= read -r -t "${3:-4}" -u "${ACK[$1]}" line; do
+    [[ ${line%%$'\t'*} == "$2" ]] && { REPLY=${line#*$'\t'}; return 0; }
+  done
+  return 1
+}
+cmd() { # NAME VERB ARG...: R from the answer
+  seq=$((seq + 1))
+  local IFS=$'\t'
+  printf '%s\t%s\n' "$seq" "$*" >&"${CMD[$1]}"
+  if ! answer "$1" "$seq"; then R="no answer"; return 1; fi
+  case $REPLY in ok*) R=ok ;; *) R=${REPLY##*$'\t'}; return 1 ;; esac
+}
+need() { [[ -n ${PID[$1]:-} ]] && return 0; R="skip: no process $1"; return 1; }
+spawn() {
+  [[ -n ${PID[$1]:-} ]] && { R="skip: $1 exists"; return; }
+  mkf "$1"
+  python3 "$W/worker.py" "$W" "$1" </dev/null >/dev/null 2>&1 &
+  if answer "$1" 0 10; then PID[$1]=${REPLY#ok$'\t'}; R=ok; else R="no answer"; fi
+}
+fork() {
+  need "$1" || return
+  [[ -n ${PID[$2]:-} ]] && { R="skip: $2 exists"; return; }
+  mkf "$2"
+  cmd "$1" fork "$2" || return
+  local pid=${REPLY#ok$'\t'}
+  if answer "$2" 0 10; then PID[$2]=$pid; R=ok; else R="no answer"; fi
+}
+gone() {
+  local st
+  st=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) || return 0
+  [[ -z $st || $st == Z ]]
+}
+exit_() {
+  need "$1" || return
+  local i t pid=${PID[$1]}
+  kill -9 "$pid"
+  for ((i = 0; i < 250; i++)); do gone "$pid" && break; sleep 0.02; done
+  gone "$pid" || { R="still there"; return; }
+  unset "PID[$1]"
+  for t in "${!OWNER[@]}"; do [[ ${OWNER[$t]} == "$1" ]] && unset "TID[$t]" "OWNER[$t]"; done
+  R=ok
+}
+thread() {
+  need "$1" || return
+  [[ -n ${TID[$2]:-} ]] && { R="skip: $2 exists"; return; }
+  cmd "$1" thread "$2" && { TID[$2]=${REPLY#ok$'\t'}; OWNER[$2]=$1; }
+}
+thread_exit() {
+  need "$1" || return
+  [[ ${OWNER[$2]:-} == "$1" ]] || { R="skip: no thread $2"; return; }
+  cmd "$1" thread_exit "$2" && unset "TID[$2]" "OWNER[$2]"
+}
+move() { need "$1" && wr "$2" "${PID[$1]}"; }
+selfmove() { need "$1" && cmd "$1" write "/sys/fs/cgroup/$2" 0; }
+home() {
+  need "$1" || return
+  local h bad=()
+  for h in $(printf '%s\n' "${H[@]}" | sort); do
+    wr "${D[$h]}/cgroup.procs" "${PID[$1]}"
+    [[ $R == ok ]] || bad+=("$h: $R")
+  done
+  R=ok
+  if ((${#bad[@]})); then R=$(printf '%s; ' "${bad[@]}"); R=${R%; }; fi
+}
+probe() { need "$1" && cmd "$1" open "$2" "$3"; }
+rename_() { R=$(python3 "$W/sys.py" rename "$1" "$2"); }
+
+# Hierarchies: mount -t cgroup on kernel v1, mkdir/rmdir of the view's on cgxfs.
+bound() { awk 'NR > 1 && $2 != 0 { print $1 }' /proc/cgroups; }
+released() { # DIR: its removed groups gone for good (an umount before would leave it alive)
+  local c i
+  for ((i = 0; i < 200; i++)); do
+    for c in $(awk '$3 == "cgroup" && $2 == "/sys/fs/cgroup/'"$1"'" { print $4 }' /proc/self/mounts |
+      tr , ' '); do
+      awk -v c="$c" '$1 == c && $3 != 1 { bad = 1 } END { exit bad }' /proc/cgroups || break
+      c=
+    done
+    [[ -z $c ]] && return
+    sleep 0.1
+  done
+}
+v1_mount() { # SPEC DIR
+  local c i
+  mkdir "$2" 2>"$W/err" || { err; return; }
+  # A hierarchy just taken away frees its controllers only once its root is freed.
+  for ((i = 0; i < 100; i++)); do
+    for c in ${1//,/ }; do
+      bound | grep -qx "$c" && ! grep -q "[ ,]${c}[ ,]" <(v1_mounted_options) && break
+      c=
+    done
+    [[ -z $c ]] && break
+    sleep 0.05
+  done
+  R=$(python3 "$W/sys.py" mount "$1" "/sys/fs/cgroup/$2")
+  [[ $R == ok ]] || rmdir "$2"
+  v1_aliases
+}
+v1_mounted_options() { awk '$3 == "cgroup" { print " " $4 "," }' /proc/self/mounts; }
+v1_aliases() { # cpu -> cpu,cpuacct for each co-mount, as a v1 host and cgxfs show
+  local h c
+  find /sys/fs/cgroup -maxdepth 1 -type l -delete
+  for h in "${H[@]}"; do
+    [[ $h == *,* && ${D[$h]} == "$h" ]] || continue
+    for c in ${h//,/ }; do [[ $c == name=* || $c == none || -e $c ]] || ln -s "$h" "$c"; done
+  done
+}
+mkhier() {
+  if [[ -n $CGXFS ]]; then run mkdir "$1"; else v1_mount "$1" "$1"; fi
+  [[ $R == ok ]] && { D[$1]=$1; H+=("$1"); [[ -n $CGXFS ]] || v1_aliases; }
+}
+rmhier() {
+  local d=${D[$1]:-$1} i
+  if [[ -n $CGXFS ]]; then
+    run rmdir "$d"
+  elif ! mountpoint -q "/sys/fs/cgroup/$d"; then
+    R="No such file or directory"
+  elif [[ -n $(find "$d" -mindepth 1 -maxdepth 1 -type d) ]]; then
+    R="Device or resource busy"
+  else
+    released "$d"
+    R=$(python3 "$W/sys.py" umount "/sys/fs/cgroup/$d")
+    [[ $R == ok ]] && rmdir "$d"
+  fi
+  if [[ $R == ok ]]; then
+    for i in "${!H[@]}"; do [[ ${H[$i]} == "$1" ]] && unset "H[$i]"; done
+    H=("${H[@]}")
+    [[ -n $CGXFS ]] || v1_aliases
+  fi
+}
+in_pid1() { # COMMAND...: in PID 1's mount namespace too, when this is another one
+  [[ $(readlink /proc/1/ns/mnt) == "$(readlink /proc/self/ns/mnt)" ]] || nsenter -t 1 -m -- "$@"
+}
+unmount_all() { # every hierarchy but name=systemd, here and in PID 1's namespace
+  local m
+  for m in $(awk '$3 == "cgroup" && $2 !~ "/systemd$" { print $2 }' /proc/self/mounts); do
+    released "${m#/sys/fs/cgroup/}"
+    umount "$m"
+    in_pid1 umount "$m" 2>/dev/null
+    rmdir "$m" 2>/dev/null
+  done
+  find /sys/fs/cgroup -maxdepth 1 -type l -delete
+}
+set_layout() { # the program's hierarchies in place of the classic ones
+  local spec dir
+  if [[ ${LAYOUT[*]} == "${CLASSIC[*]}" ]]; then
+    for spec in "${LAYOUT[@]}"; do dir=$(boot_dir "$spec"); D[$dir]=$dir; H+=("$dir"); done
+    return
+  fi
+  if [[ -n $CGXFS ]]; then
+    for dir in *; do [[ -d $dir && ! -L $dir && $dir != systemd ]] && rmdir "$dir"; done
+  else
+    mount -o remount,rw /sys/fs/cgroup
+    unmount_all
+  fi
+  for spec in "${LAYOUT[@]}"; do
+    dir=$(boot_dir "$spec")
+    if [[ -n $CGXFS ]]; then
+      mkdir "$spec" || echo "cannot make hierarchy $spec"
+      D[$dir]=$spec
+    else
+      D[$dir]=$dir
+      v1_mount "$spec" "$dir"
+      [[ $R == ok ]] || echo "cannot mount $spec: $R"
+    fi
+    H+=("$dir")
+  done
+  [[ -n $CGXFS ]] || v1_aliases
+}
+boot_dir() { # "cpu,cpuacct" -> cpu,cpuacct; "none,name=jobs" -> jobs
+  local w c=() n=
+  for w in ${1//,/ }; do
+    case $w in none) ;; name=*) n=${w#name=} ;; *) c+=("$w") ;; esac
+  done
+  if ((${#c[@]})); then local IFS=,; echo "${c[*]}"; else echo "$n"; fi
+}
+restore() { # the workers gone, the groups removed, the classic layout back
+  local h g pid i
+  for h in "${H[@]}"; do
+    while IFS= read -r g; do
+      [[ -e ${D[$h]}/$g/freezer.state ]] && echo THAWED >"${D[$h]}/$g/freezer.state"
+    done < <(groups "$h")
+  done
+  for pid in "${PID[@]}"; do kill -9 "$pid" 2>/dev/null; done
+  for h in "${H[@]}"; do
+    # shellcheck disable=SC2038  # what goes to xargs is pids, not names
+    find "${D[$h]}" -mindepth 2 -name cgroup.procs -exec cat {} + | xargs -r kill -9 2>/dev/null
+  done
+  for h in "${H[@]}"; do
+    for g in $(find "${D[$h]}" -mindepth 1 -type d | sort -r); do
+      for ((i = 0; i < 50; i++)); do rmdir "$g" 2>/dev/null && break; sleep 0.1; done
+    done
+  done
+  if [[ ${LAYOUT[*]} != "${CLASSIC[*]}" ]]; then
+    if [[ -n $CGXFS ]]; then
+      for h in "${H[@]}"; do rmdir "${D[$h]}"; done
+      for h in "${CLASSIC[@]}"; do [[ $h == *name=* ]] || mkdir "$h"; done
+    else
+      unmount_all
+      H=() D=()
+      for h in "${CLASSIC[@]}"; do
+        [[ $h == *name=* ]] && continue
+        v1_mount "$h" "$h"
+        in_pid1 mount -t cgroup -o "$h" cgroup "/sys/fs/cgroup/$h"
+      done
+      # The tmpfs is the same in both namespaces: its links are made once.
+      ln -s cpu,cpuacct cpu; ln -s cpu,cpuacct cpuacct
+      ln -s net_cls,net_prio net_cls; ln -s net_cls,net_prio net_prio
+      mount -o remount,ro /sys/fs/cgroup
+    fi
+  fi
+  rm -rf "$W"
+}
+trap restore EXIT
+set_layout
+mkhier name=jobs; say 1 "mkhier name=jobs"
+mkhier none,name=jobs; say 2 "mkhier none,name=jobs"
+ls_ "${D[name=jobs]:-name=jobs}"; say 3 "ls name=jobs"
