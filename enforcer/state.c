@@ -187,8 +187,7 @@ int state_drop_group_records(struct cgx_ctx *ctx, int fd, unsigned int hier)
 		return r;
 	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1)
 		if ((group_record_rest(name, proc_name) || xattr_record_of_hier(name, proc_name)) &&
-		    (r = v2_xattr_remove(fd, name)) < 0 &&
-		    r != -ENODATA)
+		    (r = v2_xattr_remove(fd, name)) < 0 && r != -ENODATA)
 			return r;
 	return 0;
 }
