@@ -24,17 +24,26 @@ struct supervisor {
 	char cgroup2[PATH_MAX]; /* the cgroup2 mount the view's leaves live in */
 };
 
+/* What a worker's call is at: CALL_IDLE when the worker has none. */
+enum call_state { CALL_IDLE, CALL_RUNNING, CALL_BLOCKED, CALL_ABANDONED };
+
 /* One notification being served by a worker. */
 struct call {
 	struct supervisor *sup;
 	struct seccomp_notif req;
-	struct worker *worker;
+	_Atomic int state; /* enum call_state */
+	_Atomic long long blocked_since_ms;
+	_Atomic int giveup;
+	pthread_mutex_t helper_lock;
+	int helper_pidfd; /* under helper_lock */
 };
 
 /* Serves @sup->listener until no process is left under the filter. */
 int supervisor_run(struct supervisor *sup);
 
 /* Replies; each returns 0 or -errno (-ENOENT: the call is gone). */
+/* @error 0: the kernel runs the call; -errno: it fails with that. */
+int notif_reply(int listener, uint64_t id, int error);
 int notif_continue(struct call *call);
 int notif_return(struct call *call, int64_t value, int error);
 /* After reading the target's memory or /proc files: is the caller still the one asking? */
@@ -54,6 +63,17 @@ int call_unblock(struct call *call);
 void call_set_giveup(struct call *call, int error);
 /* A helper process (pidfd) killed if the call is given up; -1 when there is none any more. */
 void call_watch_helper(struct call *call, int pidfd);
+
+/* A worker's call slot: made once, then started for each notification and finished after. */
+void call_init(struct call *call, struct supervisor *sup);
+void call_start(struct call *call, const struct seccomp_notif *req);
+/* Whether the call had been given up (its worker was counted stuck). */
+bool call_finish(struct call *call);
+/*
+ * The watchdog: a call blocked on its caller for @blocked_ms or more is
+ * answered with its giveup answer and its helper killed; true if so.
+ */
+bool call_give_up(struct call *call, long long blocked_ms);
 
 /* The caller's memory, read or written inside call_block()/call_unblock(): -ECANCELED if given up.
  */
