@@ -4,8 +4,9 @@
  * hierarchies and the proposed v2 tree drawn as inline SVG (no scripts, no
  * external files, so it opens anywhere and prints as seen).
  */
-#include "out.h"
+#include "out_formats.h"
 
+#include "out_common.h"
 #include "procinfo.h"
 #include "util.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The report as Markdown: tables for lists, the layout as a drawn tree in a code block. */
-#include "out.h"
+#include "out_formats.h"
 
+#include "out_common.h"
 #include "procinfo.h"
 #include "util.h"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The report for a terminal: sections, a drawn tree, colour only on a tty. */
-#include "out.h"
+#include "out_formats.h"
 
+#include "out_common.h"
 #include "procinfo.h"
 #include "util.h"
 

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the renderers of a report share: text helpers, the names of masks and
+ * coordinates, the tree drawn in text.
+ */
+#include "out_common.h"
+
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *v1_text_trimmed(const char *value, char *buf, size_t size)
+{
+	size_t len;
+
+	while (*value == ' ' || *value == '\n' || *value == '\t')
+		value++;
+	len = strnlen(value, size - 1);
+	while (len && (value[len - 1] == ' ' || value[len - 1] == '\n' || value[len - 1] == '\t'))
+		len--;
+	memcpy(buf, value, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+const char *v1_text_oneline(const char *value, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	for (const char *c = value; *c && used + 3 < size; c++) {
+		if (*c == '\n') {
+			buf[used++] = ';';
+			buf[used++] = ' ';
+		} else {
+			buf[used++] = (unsigned char)*c < ' ' ? '?' : *c;
+		}
+	}
+	buf[used] = '\0';
+	return buf;
+}
+
+const char *setting_note(const struct mig_setting *setting)
+{
+	const struct v1_v2_map *map = &setting->row->v2;
+
+	if (setting->fate == FATE_LOST && map->kind != V1M_NONE && map->kind != V1M_RESET)
+		return "the value does not convert: the kernel would not have taken it";
+	return map->note ? map->note : "";
+}
+
+void hier_mask_names(const struct mig_report *report, uint32_t mask, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned int h = 0; h < report->hiers.nr && used < size; h++) {
+		int w;
+
+		if (!(mask & (1u << h)))
+			continue;
+		w = snprintf(buf + used, size - used, "%s%s", used ? " " : "",
+			     report_hier_name(report, h));
+		if (w < 0)
+			break;
+		used += w;
+	}
+}
+
+const char *task_coord(const struct mig_report *report, const struct mig_task *task, unsigned int h)
+{
+	return report->hier[h].groups[task->coord[h]].path;
+}
+
+bool *layout_last_children(const struct mig_report *report)
+{
+	bool *last = calloc(report->nr_nodes + 1, sizeof(*last));
+	int *last_child = malloc((report->nr_nodes + 1) * sizeof(*last_child));
+
+	if (!last || !last_child) {
+		free(last);
+		free(last_child);
+		return NULL;
+	}
+	for (unsigned int n = 0; n < report->nr_nodes; n++)
+		last_child[n] = -1;
+	for (unsigned int n = 1; n < report->nr_nodes; n++)
+		last_child[report->nodes[n].parent] = (int)n;
+	for (unsigned int n = 1; n < report->nr_nodes; n++)
+		last[n] = last_child[report->nodes[n].parent] == (int)n;
+	free(last_child);
+	return last;
+}
+
+void layout_tree_prefix(const struct mig_report *report, const bool *last, unsigned int n,
+			char *buf, size_t size)
+{
+	const struct mig_v2node *node = &report->nodes[n];
+	unsigned int depth = node->depth;
+	/* Each level is at most "├── ": 10 bytes in UTF-8. */
+	size_t need = (size_t)depth * 10 + 1;
+
+	buf[0] = '\0';
+	if (!depth || need > size)
+		return;
+	char *end = buf + need - 1;
+
+	*end = '\0';
+	for (unsigned int d = depth, i = n; d > 0; d--, i = (unsigned int)report->nodes[i].parent) {
+		const char *piece = i == n    ? (last[i] ? "└── " : "├── ")
+				    : last[i] ? "    "
+					      : "│   ";
+		size_t len = strlen(piece);
+
+		end -= len;
+		memcpy(end, piece, len);
+	}
+	memmove(buf, end, strlen(end) + 1);
+}
+
+void layout_node_notes(const struct mig_report *report, const struct mig_v2node *node, char *buf,
+		       size_t size)
+{
+	char names[1024];
+	size_t used = 0;
+	int w;
+
+	buf[0] = '\0';
+	if (node->hier_mask) {
+		hier_mask_names(report, node->hier_mask, names, sizeof(names));
+		w = snprintf(buf + used, size - used, "[%s]", names);
+		used += w > 0 && (size_t)w < size - used ? (size_t)w : 0;
+	}
+	if (node->leaf) {
+		w = snprintf(buf + used, size - used, "%s%u process%s, %s", used ? " " : "",
+			     node->nr_tasks, node->nr_tasks == 1 ? "" : "es",
+			     node->exact ? "exact" : "approximate");
+		used += w > 0 && (size_t)w < size - used ? (size_t)w : 0;
+	}
+	if (node->approx_mask) {
+		hier_mask_names(report, node->approx_mask, names, sizeof(names));
+		w = snprintf(buf + used, size - used, "%sgroup folds approximately in %s",
+			     used ? "; " : "", names);
+		used += w > 0 && (size_t)w < size - used ? (size_t)w : 0;
+	}
+	if (node->shape_divergent)
+		snprintf(buf + used, size - used, "%stree shape differs", used ? "; " : "");
+}
