@@ -5,6 +5,7 @@
  */
 #include "out_common.h"
 
+#include "procinfo.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -146,4 +147,76 @@ void layout_node_notes(const struct mig_report *report, const struct mig_v2node 
 	}
 	if (node->shape_divergent)
 		snprintf(buf + used, size - used, "%stree shape differs", used ? "; " : "");
+}
+
+long out_task_rows(const struct mig_report *report, struct out_task_row **rows)
+{
+	long nr = 0;
+
+	if (!(*rows = calloc(OUT_MAX_ROWS, sizeof(**rows))))
+		return -ENOMEM;
+	for (unsigned int t = 0; t < report->nr_tasks; t++) {
+		const struct mig_task *task = &report->tasks[t];
+		struct out_task_row *row;
+
+		if (!task->multi_hierarchy && task->exact)
+			continue;
+		if (nr++ >= OUT_MAX_ROWS)
+			continue;
+		row = &(*rows)[nr - 1];
+		row->pid = task->pid;
+		row->comm = task->comm;
+		row->program = procinfo_program(task);
+		for (unsigned int h = 0; h < report->hiers.nr; h++) {
+			if (!task->coord[h])
+				continue;
+			row->groups[row->nr_groups].hier = report_hier_name(report, h);
+			row->groups[row->nr_groups++].path = task_coord(report, task, h);
+		}
+		row->leaf = report->nodes[task->leaf].path;
+		row->exact = task->exact;
+	}
+	return nr;
+}
+
+void out_shape_row(const struct mig_report *report, unsigned int s, struct out_shape_row *row)
+{
+	row->path = report->shapes[s].path;
+	hier_mask_names(report, report->shapes[s].present_mask, row->present, sizeof(row->present));
+	hier_mask_names(report, report->shapes[s].absent_mask, row->absent, sizeof(row->absent));
+}
+
+long out_setting_rows(const struct mig_report *report, struct out_setting_row **rows)
+{
+	long nr = 0;
+
+	for (unsigned int h = 0; h < report->hiers.nr; h++)
+		for (unsigned int g = 0; g < report->hier[h].nr_groups; g++)
+			nr += report->hier[h].groups[g].nr_settings;
+	if (!(*rows = calloc(nr + 1, sizeof(**rows))))
+		return -ENOMEM;
+	nr = 0;
+	for (unsigned int h = 0; h < report->hiers.nr; h++) {
+		const struct mig_hier *hier = &report->hier[h];
+
+		for (unsigned int g = 0; g < hier->nr_groups; g++) {
+			const struct mig_group *group = &hier->groups[g];
+
+			for (unsigned int s = 0; s < group->nr_settings; s++) {
+				const struct mig_setting *setting = &group->settings[s];
+				struct out_setting_row *row = &(*rows)[nr++];
+
+				row->hier = report_hier_name(report, h);
+				row->group = group->path;
+				row->first_of_group = !s;
+				row->file = setting->row->name;
+				row->value = setting->value;
+				row->v2_file = setting->row->v2.file;
+				row->v2_value = setting->v2_value;
+				row->fate = setting->fate;
+				row->note = setting_note(setting);
+			}
+		}
+	}
+	return nr;
 }

@@ -46,4 +46,43 @@ void layout_node_notes(const struct mig_report *report, const struct mig_v2node 
 #define OUT_MAX_ROWS  200
 #define OUT_MAX_NODES 2000
 
+/*
+ * The rows of the report's tables, built once here as data: each renderer
+ * only formats their cells.
+ */
+
+/* A process in groups on different paths, or whose leaf folds approximately. */
+struct out_task_row {
+	pid_t pid;
+	const char *comm, *program; /* comm "" when unknown */
+	unsigned int nr_groups;
+	struct {
+		const char *hier, *path;
+	} groups[CGX_MAX_HIER]; /* its non-root groups, in hierarchy order */
+	const char *leaf;	/* its v2 leaf's path */
+	bool exact;
+};
+/* The first OUT_MAX_ROWS of them into *@rows (free() it); how many there are, or -ENOMEM. */
+long out_task_rows(const struct mig_report *report, struct out_task_row **rows);
+
+/* A path that has a group in some hierarchies and none in others. */
+struct out_shape_row {
+	const char *path;
+	char present[1024], absent[1024]; /* hierarchy names */
+};
+void out_shape_row(const struct mig_report *report, unsigned int s, struct out_shape_row *row);
+
+/* A setting not at its default. */
+struct out_setting_row {
+	const char *hier, *group;
+	bool first_of_group;
+	const char *file, *value;
+	const char *v2_file, *v2_value; /* NULL when there is none */
+	enum mig_fate fate;
+	const char *note; /* setting_note() */
+};
+/* Every one, hierarchy by hierarchy and group by group, into *@rows (free() it); how many, or
+ * -ENOMEM. */
+long out_setting_rows(const struct mig_report *report, struct out_setting_row **rows);
+
 #endif
