@@ -8,6 +8,7 @@
 #include "procinfo.h"
 #include "util.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,35 @@ void layout_node_notes(const struct mig_report *report, const struct mig_v2node 
 	}
 	if (node->shape_divergent)
 		snprintf(buf + used, size - used, "%stree shape differs", used ? "; " : "");
+}
+
+#define COUNT(key, label, field, log)                                                              \
+	{                                                                                          \
+		key, label, offsetof(struct mig_verdict, field), log                               \
+	}
+const struct out_count out_verdict_counts[] = {
+	COUNT("settings", "settings not at their default", settings, false),
+	COUNT("settings_exact", "... converted exactly", exact, false),
+	COUNT("settings_approximate", "... approximate", approx, false),
+	COUNT("settings_lost", "... lost (no v2 equivalent)", lost, false),
+	COUNT("groups", "groups", groups, false),
+	COUNT("groups_approximate", "... folding approximately", groups_approx, false),
+	COUNT("groups_shape_divergent", "... where the trees differ", groups_shape_divergent,
+	      false),
+	COUNT("processes", "processes in groups", processes, false),
+	COUNT("processes_multi_hierarchy", "... in groups on different paths", multi_hierarchy,
+	      false),
+	COUNT("processes_approximate", "... folding approximately", processes_approx, false),
+	COUNT("log_multi_hierarchy", "log: multi-hierarchy uses", log_multi_hierarchy, true),
+	COUNT("log_no_v2_equivalent", "log: writes with no v2 equivalent", log_no_v2, true),
+	COUNT("log_approximate", "log: approximations", log_approx, true),
+};
+#undef COUNT
+const size_t out_nr_verdict_counts = ARRAY_SIZE(out_verdict_counts);
+
+unsigned long out_count_value(const struct mig_verdict *verdict, const struct out_count *count)
+{
+	return *(const unsigned long *)((const char *)verdict + count->offset);
 }
 
 long out_task_rows(const struct mig_report *report, struct out_task_row **rows)

@@ -51,6 +51,16 @@ void layout_node_notes(const struct mig_report *report, const struct mig_v2node 
  * only formats their cells.
  */
 
+/* A count of the verdict: its JSON key, its label in a table, whether it counts the log. */
+struct out_count {
+	const char *key, *label;
+	size_t offset; /* of its unsigned long in struct mig_verdict */
+	bool log;
+};
+extern const struct out_count out_verdict_counts[];
+extern const size_t out_nr_verdict_counts;
+unsigned long out_count_value(const struct mig_verdict *verdict, const struct out_count *count);
+
 /* A process in groups on different paths, or whose leaf folds approximately. */
 struct out_task_row {
 	pid_t pid;

@@ -65,20 +65,11 @@ static void print_verdict(FILE *out, const struct mig_report *report)
 
 	fprintf(out, "**Verdict: %s**\n\n", v->status);
 	fprintf(out, "| | count |\n|---|---:|\n");
-	fprintf(out, "| settings not at their default | %lu |\n", v->settings);
-	fprintf(out, "| ... converted exactly | %lu |\n", v->exact);
-	fprintf(out, "| ... approximate | %lu |\n", v->approx);
-	fprintf(out, "| ... lost (no v2 equivalent) | %lu |\n", v->lost);
-	fprintf(out, "| groups | %lu |\n", v->groups);
-	fprintf(out, "| ... folding approximately | %lu |\n", v->groups_approx);
-	fprintf(out, "| ... where the trees differ | %lu |\n", v->groups_shape_divergent);
-	fprintf(out, "| processes in groups | %lu |\n", v->processes);
-	fprintf(out, "| ... in groups on different paths | %lu |\n", v->multi_hierarchy);
-	fprintf(out, "| ... folding approximately | %lu |\n", v->processes_approx);
-	if (report->log) {
-		fprintf(out, "| log: multi-hierarchy uses | %lu |\n", v->log_multi_hierarchy);
-		fprintf(out, "| log: writes with no v2 equivalent | %lu |\n", v->log_no_v2);
-		fprintf(out, "| log: approximations | %lu |\n", v->log_approx);
+	for (size_t i = 0; i < out_nr_verdict_counts; i++) {
+		const struct out_count *count = &out_verdict_counts[i];
+
+		if (!count->log || report->log)
+			fprintf(out, "| %s | %lu |\n", count->label, out_count_value(v, count));
 	}
 }
 
