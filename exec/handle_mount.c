@@ -7,8 +7,9 @@
  */
 #include "caller.h"
 #include "decode.h"
+#include "handle.h"
 #include "mount_helper.h"
-#include "supervisor.h"
+#include "notif.h"
 #include "util.h"
 
 #include <fcntl.h>
