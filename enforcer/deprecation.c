@@ -196,10 +196,21 @@ static bool syslog_room(struct deprecation_log *log, long long now_ms)
 	return true;
 }
 
-/* The summary line of @folded records of @kind by @uid, made between @first and @last. */
+/* "uid", and "account" where the user charged is another (a user namespace's owner). */
+static void put_uid(struct json_object *obj, uid_t uid, uid_t account)
+{
+	json_object_object_add(obj, "uid", json_object_new_int64(uid));
+	if (account != uid)
+		json_object_object_add(obj, "account", json_object_new_int64(account));
+}
+
+/*
+ * The summary line of @folded records of @kind charged to @account, the
+ * first by @uid, made between @first and @last.
+ */
 static struct json_object *summary_line(unsigned int kind, unsigned long long folded,
 					const char *first, const char *last, uid_t uid,
-					const char *comm, const char *program)
+					uid_t account, const char *comm, const char *program)
 {
 	struct json_object *obj = json_object_new_object();
 	char time[DEPRECATION_TIME_MAX];
@@ -213,7 +224,7 @@ static struct json_object *summary_line(unsigned int kind, unsigned long long fo
 	json_object_object_add(obj, "folded", json_object_new_int64((int64_t)folded));
 	json_object_object_add(obj, "first_time", json_object_new_string(first));
 	json_object_object_add(obj, "last_time", json_object_new_string(last));
-	json_object_object_add(obj, "uid", json_object_new_int64(uid));
+	put_uid(obj, uid, account);
 	json_object_object_add(obj, "comm", json_object_new_string(comm));
 	json_object_object_add(obj, "program", json_object_new_string(program));
 	return obj;
@@ -223,7 +234,7 @@ static struct json_object *summary_line(unsigned int kind, unsigned long long fo
 static struct json_object *summary_object(const struct deprecation_rate *slot)
 {
 	return summary_line(slot->key.kind, slot->folded, slot->first_folded, slot->last_folded,
-			    slot->key.uid, slot->comm, slot->program);
+			    slot->first_uid, slot->key.uid, slot->comm, slot->program);
 }
 
 /* The line that gives the count of what @budget folded of @kind, programs together ("*"). */
@@ -231,7 +242,7 @@ static struct json_object *uid_summary_object(const struct deprecation_uid_budge
 					      unsigned int kind)
 {
 	return summary_line(kind, budget->overflow[kind], budget->first_overflow,
-			    budget->last_overflow, budget->uid, "*", "*");
+			    budget->last_overflow, budget->first_uid, budget->uid, "*", "*");
 }
 
 /* What a uid's budget folded: one line per kind, outside the budget (they are few and short). */
@@ -260,11 +271,12 @@ static struct deprecation_uid_budget *uid_budget(struct deprecation_log *log, ui
 }
 
 /*
- * log_write() within @uid's budget: past it, the @records of @kind that
- * @obj (consumed) stands for are folded into the budget's count instead.
- * @folded: they are already counted as folded (a summary line's).
+ * log_write() within the budget of @account: past it, the @records of
+ * @kind that @obj (consumed) stands for, the first by @uid, are folded into
+ * the budget's count instead. @folded: they are already counted as folded
+ * (a summary line's).
  */
-static void uid_write(struct deprecation_log *log, uid_t uid, unsigned int kind,
+static void uid_write(struct deprecation_log *log, uid_t account, uid_t uid, unsigned int kind,
 		      struct json_object *obj, unsigned long long records, bool folded,
 		      long long now_ms)
 {
@@ -276,7 +288,7 @@ static void uid_write(struct deprecation_log *log, uid_t uid, unsigned int kind,
 		log_write(log, obj, records);
 		return;
 	}
-	budget = uid_budget(log, uid, now_ms);
+	budget = uid_budget(log, account, now_ms);
 	/* json-c keeps the string it made: log_write() does not make it again. */
 	if (deprecation_uid_charge(budget, len + 1, now_ms)) {
 		log_write(log, obj, records);
@@ -284,7 +296,7 @@ static void uid_write(struct deprecation_log *log, uid_t uid, unsigned int kind,
 	}
 	json_object_put(obj);
 	rfc3339_now(time, sizeof(time));
-	deprecation_uid_fold(budget, kind, records, time);
+	deprecation_uid_fold(budget, kind, records, uid, time);
 	if (!folded)
 		log->folded += records;
 	log->pending += records;
@@ -297,8 +309,8 @@ static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slo
 
 	if (slot->folded) {
 		log->pending -= slot->folded;
-		uid_write(log, slot->key.uid, slot->key.kind, summary_object(slot), slot->folded,
-			  true, now_ms);
+		uid_write(log, slot->key.uid, slot->first_uid, slot->key.kind, summary_object(slot),
+			  slot->folded, true, now_ms);
 		slot->folded = 0;
 	}
 	if (slot->held_back) {
@@ -518,7 +530,7 @@ static struct json_object *event_object(const struct cgx_ctx *ctx,
 	put_text(obj, "detail", event->detail, DETAIL_TEXT_MAX, cuts);
 	json_object_object_add(obj, "pid", json_object_new_int(who->pid));
 	json_object_object_add(obj, "ppid", json_object_new_int(who->ppid));
-	json_object_object_add(obj, "uid", json_object_new_int64(who->uid));
+	put_uid(obj, who->uid, who->account.uid);
 	put_text(obj, "comm", who->comm, DEPRECATION_COMM_MAX, cuts);
 	put_text(obj, "exe", who->exe, DEPRECATION_PROGRAM_MAX, cuts);
 	argv = cmdline_array(who, &cmdline_cut);
@@ -576,7 +588,8 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 	raw_program = proc_identity_program(&who);
 	log_text_copy(program, sizeof(program), raw_program, strlen(raw_program), SIZE_MAX, &cut);
 	log_text_copy(comm, sizeof(comm), who.comm, strlen(who.comm), SIZE_MAX, &cut);
-	key = (struct deprecation_rate_key){who.uid, event->kind, fnv1a(raw_program)};
+	/* Charged to the account: the uids of one user's namespace share its windows. */
+	key = (struct deprecation_rate_key){who.account.uid, event->kind, fnv1a(raw_program)};
 	now_ms = monotonic_ms();
 	rfc3339_now(time, sizeof(time));
 
@@ -585,11 +598,12 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 		/* An evicted key's count is written before its slot is another's. */
 		rate_flush(log, slot, now_ms);
 		deprecation_rate_start(slot, &key, now_ms, program, comm);
+		slot->first_uid = who.uid;
 	}
 	may = deprecation_rate_take(slot, now_ms, time);
 	if (may & DEPRECATION_RATE_WRITE) {
-		uid_write(log, who.uid, event->kind, event_object(ctx, event, &who, program, time),
-			  1, false, now_ms);
+		uid_write(log, who.account.uid, who.uid, event->kind,
+			  event_object(ctx, event, &who, program, time), 1, false, now_ms);
 	} else {
 		log->folded++;
 		log->pending++;

@@ -120,14 +120,16 @@ bool deprecation_uid_charge(struct deprecation_uid_budget *budget, size_t len, l
 }
 
 void deprecation_uid_fold(struct deprecation_uid_budget *budget, unsigned int kind,
-			  unsigned long long records, const char *time)
+			  unsigned long long records, uid_t uid, const char *time)
 {
 	bool first = true;
 
 	for (unsigned int k = 0; k < DEPRECATION_RATE_KINDS; k++)
 		first &= !budget->overflow[k];
-	if (first)
+	if (first) {
 		snprintf(budget->first_overflow, sizeof(budget->first_overflow), "%s", time);
+		budget->first_uid = uid;
+	}
 	snprintf(budget->last_overflow, sizeof(budget->last_overflow), "%s", time);
 	budget->overflow[kind] += records;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The rate limit of the deprecation log, one for its file and its syslog
- * warnings. Each (uid, program, kind) has a window of
+ * warnings. The "uid" of a key or a budget is the account a record is
+ * charged to (proc_account.h): the real uid in the initial user namespace,
+ * else the owner of the caller's namespace, so that a user who maps 65536
+ * uids of its own is still one user. Each (uid, program, kind) has a window of
  * DEPRECATION_RATE_WINDOW_MS: the first DEPRECATION_LOG_BURST records of
  * the window are written in full, the first DEPRECATION_SYSLOG_BURST of
  * those also go to syslog, and the rest are folded into a count that one
@@ -41,6 +44,7 @@ struct deprecation_rate_key {
 struct deprecation_rate {
 	bool used;
 	struct deprecation_rate_key key;
+	uid_t first_uid; /* the real uid of the window's first record, for its summary line */
 	long long window_start_ms, last_use_ms;
 	unsigned int written; /* records written in full in this window */
 	unsigned int said;    /* of those, warnings given to syslog */
@@ -70,6 +74,7 @@ struct deprecation_uid_budget {
 	long long window_start_ms, last_use_ms;
 	unsigned long long bytes; /* written in this window */
 	unsigned long long overflow[DEPRECATION_RATE_KINDS];
+	uid_t first_uid; /* the real uid of the first record folded, for the summary lines */
 	char first_overflow[DEPRECATION_TIME_MAX], last_overflow[DEPRECATION_TIME_MAX];
 };
 
@@ -115,8 +120,8 @@ bool deprecation_uid_expired(const struct deprecation_uid_budget *budget, long l
 void deprecation_uid_start(struct deprecation_uid_budget *budget, uid_t uid, long long now_ms);
 /* Charges a line of @len bytes: false, and nothing charged, when it would overrun the budget. */
 bool deprecation_uid_charge(struct deprecation_uid_budget *budget, size_t len, long long now_ms);
-/* @records of @kind folded into the budget's counts at @time. */
+/* @records of @kind, the first by real uid @uid, folded into the budget's counts at @time. */
 void deprecation_uid_fold(struct deprecation_uid_budget *budget, unsigned int kind,
-			  unsigned long long records, const char *time);
+			  unsigned long long records, uid_t uid, const char *time);
 
 #endif

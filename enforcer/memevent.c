@@ -32,16 +32,22 @@
  * holds counts, as in v1.
  *
  * v1 charges a registration to kernel memory, which affects nobody else; here
- * each holds descriptors of the daemon, which serves everyone. So a uid
- * other than root holds at most per_uid_limit registrations, listeners never
- * take the last CGX_FD_RESERVE descriptors (those of uids other than root at
- * most half of the rest), and past a limit a registration gets ENOMEM, v1's
- * answer when the kernel runs out. A registration of the same eventfd, file
- * and arguments as one the uid holds is folded into it: v1 makes a second
- * event that fires with the first, so each signal counts once per
- * registration folded in, and the descriptors are held once.
+ * each holds descriptors of the daemon, which serves everyone. So a user
+ * other than root holds at most per_uid_limit registrations, and its
+ * listeners at most 1/CGX_LISTENER_SHARE of the descriptors listeners of
+ * users other than root may hold; listeners never take the last
+ * CGX_FD_RESERVE descriptors (those of users other than root at most half of
+ * the rest), and past a limit a registration gets ENOMEM, v1's answer when
+ * the kernel runs out. A user is the account of the writing process
+ * (proc_account.h), so that the uids of one user's namespace share one
+ * limit. A registration of the same eventfd, file and arguments as one the
+ * user holds is folded into it: v1 makes a second event that fires with the
+ * first, so each signal counts once per registration folded in, and the
+ * descriptors are held once. A registration stops counting against its user
+ * when rmdir removes its group, though it is woken and let go a moment later.
  */
 #include "internal.h"
+#include "proc_account.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -75,7 +81,9 @@ struct memevent {
 	int holder_efd;	      /* the eventfd's number in the holder's table */
 	uint64_t serial;      /* of its record on the base */
 	long long removed_ms; /* on the removed list: when its group went (monotonic_ms) */
-	uid_t uid;	      /* who registered it: its registrations count against this uid */
+	uid_t uid; /* who registered it (the opener's uid), as logs and records name it */
+	struct proc_account account; /* whom its registrations count against */
+	bool charged;		     /* they count against the account (until its group goes) */
 	unsigned long registrations; /* 1 and the duplicates folded in */
 	long long eventfd_id;	     /* fdinfo's eventfd-id, -1 where the kernel shows none */
 	size_t fds;		     /* descriptors counted against the budget while in the state */
@@ -84,6 +92,15 @@ struct memevent {
 
 /* Log lines of registrations (refusals, failures) a minute, past which they are counted. */
 #define LOG_LINES_PER_MINUTE 10
+/* Refusal lines a minute of each user, then counted; and of every user together. */
+#define REFUSAL_LINES_PER_USER	 3
+#define REFUSAL_LINES_PER_MINUTE 48
+
+/* Who asks for a registration: the uid logs name, the account its limits count. */
+struct registrant {
+	uid_t uid;
+	struct proc_account account;
+};
 
 /*
  * How long after rmdir a listener is woken: the FUSE reply is out by then
@@ -309,8 +326,9 @@ static const char *pressure_level_of(const char *psi_trigger)
 }
 
 /*
- * "GROUP HIER KIND PAGES LEVEL PID START EFD EVENTFD-ID UID REGISTRATIONS"
- * on the base (records of earlier daemons end after EVENTFD-ID).
+ * "GROUP HIER KIND PAGES LEVEL PID START EFD EVENTFD-ID UID REGISTRATIONS
+ * ACCOUNT ROOT" on the base (records of earlier daemons end after
+ * EVENTFD-ID or REGISTRATIONS).
  */
 static void record_save(struct cgx_ctx *ctx, const struct memevent *event)
 {
@@ -320,11 +338,11 @@ static void record_save(struct cgx_ctx *ctx, const struct memevent *event)
 
 	if (event->holder_pidfd < 0 || proc_start_time(event->holder_pid, &start) < 0)
 		return;
-	snprintf(record, sizeof(record), "%" PRIu64 " %u %d %llu %s %d %llu %d %lld %u %lu",
+	snprintf(record, sizeof(record), "%" PRIu64 " %u %d %llu %s %d %llu %d %lld %u %lu %u %d",
 		 event->group_id, event->hier, (int)event->kind, event->threshold,
 		 pressure_level_of(event->psi_trigger), (int)event->holder_pid, start,
 		 event->holder_efd, event->eventfd_id, (unsigned int)event->uid,
-		 event->registrations);
+		 event->registrations, (unsigned int)event->account.uid, event->account.root);
 	if ((r = state_listener_save(ctx, event->serial, record)) < 0)
 		limited_log(&ctx->memevents, CGX_LOG_ERR,
 			    "cgroup.event_control: a restart would lose a listener of uid %u: %s",
@@ -392,53 +410,65 @@ static void state_count(struct memevent_state *state, const struct memevent *eve
 		state->nr_ticked += delta;
 }
 
-struct uid_count {
+/* What one user's listeners hold. */
+struct account_count {
 	uid_t uid;
 	unsigned long registrations;
+	size_t fds;
 };
 
-static int uid_compare(const void *a, const void *b)
+static int account_compare(const void *a, const void *b)
 {
-	uid_t x = ((const struct uid_count *)a)->uid, y = ((const struct uid_count *)b)->uid;
+	uid_t x = ((const struct account_count *)a)->uid,
+	      y = ((const struct account_count *)b)->uid;
 
 	return x < y ? -1 : x > y;
 }
 
-static unsigned long uid_registrations(const struct memevent_state *state, uid_t uid)
+static const struct account_count *account_find(const struct memevent_state *state,
+						const struct proc_account *account)
 {
-	struct uid_count key = {.uid = uid}, **found = tfind(&key, &state->uid_counts, uid_compare);
+	struct account_count key = {.uid = account->uid},
+			     **found = tfind(&key, &state->uid_counts, account_compare);
 
-	return found ? (*found)->registrations : 0;
+	return found ? *found : NULL;
 }
 
-static int uid_count_add(struct memevent_state *state, uid_t uid, unsigned long registrations)
+/* Root's listeners count against no user: only the descriptors they hold. */
+static int account_add(struct memevent_state *state, const struct proc_account *account,
+		       unsigned long registrations, size_t fds)
 {
-	_cleanup_free_ struct uid_count *fresh = calloc(1, sizeof(*fresh));
-	struct uid_count **slot;
+	_cleanup_free_ struct account_count *fresh = NULL;
+	struct account_count **slot;
 
-	if (!fresh)
+	if (account->root)
+		return 0;
+	if (!(fresh = calloc(1, sizeof(*fresh))))
 		return -ENOMEM;
-	fresh->uid = uid;
-	if (!(slot = tsearch(fresh, &state->uid_counts, uid_compare)))
+	fresh->uid = account->uid;
+	if (!(slot = tsearch(fresh, &state->uid_counts, account_compare)))
 		return -ENOMEM;
 	if (*slot == fresh)
 		steal_ptr(fresh);
 	(*slot)->registrations += registrations;
+	(*slot)->fds += fds;
 	return 0;
 }
 
-static void uid_count_sub(struct memevent_state *state, uid_t uid, unsigned long registrations)
+static void account_sub(struct memevent_state *state, const struct proc_account *account,
+			unsigned long registrations, size_t fds)
 {
-	struct uid_count key = {.uid = uid}, **slot = tfind(&key, &state->uid_counts, uid_compare),
-			 *count;
+	struct account_count key = {.uid = account->uid}, *count,
+			     **slot = tfind(&key, &state->uid_counts, account_compare);
 
-	if (!slot)
+	if (account->root || !slot)
 		return;
 	count = *slot;
 	count->registrations -=
 		registrations < count->registrations ? registrations : count->registrations;
-	if (!count->registrations) {
-		tdelete(count, &state->uid_counts, uid_compare);
+	count->fds -= fds < count->fds ? fds : count->fds;
+	if (!count->registrations && !count->fds) {
+		tdelete(count, &state->uid_counts, account_compare);
 		free(count);
 	}
 }
@@ -454,59 +484,150 @@ static size_t fd_budget(void)
 }
 
 /*
- * How many of @want registrations uid @uid may add that need @fds more
+ * The refusal lines of @account's window, a slot of a fixed table: its own,
+ * else a free one, else the one whose window started longest ago, whose
+ * count of lines left out is said first. So each user's first refusals are
+ * named, however many another user makes.
+ */
+static struct memevent_refusals *refusal_slot(struct memevent_state *state,
+					      const struct proc_account *account, long long now)
+{
+	struct memevent_refusals *victim = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(state->refusals); i++) {
+		struct memevent_refusals *slot = &state->refusals[i];
+
+		if (slot->used && proc_account_same(&slot->account, account)) {
+			victim = slot;
+			break;
+		}
+		if (!victim ||
+		    (victim->used && (!slot->used || slot->window_ms < victim->window_ms)))
+			victim = slot;
+	}
+	if (victim->used && proc_account_same(&victim->account, account) &&
+	    now - victim->window_ms < 60 * 1000)
+		return victim;
+	if (victim->used && victim->suppressed)
+		cgx_log(CGX_LOG_WARNING,
+			"cgroup.event_control: %llu more refusals of user %u left out in a minute",
+			victim->suppressed, (unsigned int)victim->account.uid);
+	*victim = (struct memevent_refusals){.used = true, .account = *account, .window_ms = now};
+	return victim;
+}
+
+/* "listener of uid U [(user A)] refused (ENOMEM): WHY", within the refusal lines. */
+static void __attribute__((format(printf, 3, 4)))
+refused(struct memevent_state *state, const struct registrant *who, const char *fmt, ...)
+{
+	struct memevent_refusals *slot;
+	long long now = monotonic_ms();
+	char why[256], user[32] = "";
+	va_list ap;
+
+	if (now - state->refusal_window_ms >= 60 * 1000) {
+		state->refusal_window_ms = now;
+		state->refusal_lines = 0;
+	}
+	slot = refusal_slot(state, &who->account, now);
+	if (slot->lines >= REFUSAL_LINES_PER_USER ||
+	    state->refusal_lines >= REFUSAL_LINES_PER_MINUTE) {
+		slot->suppressed++;
+		return;
+	}
+	slot->lines++;
+	state->refusal_lines++;
+	if (who->account.uid != who->uid)
+		snprintf(user, sizeof(user), " (user %u)", (unsigned int)who->account.uid);
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	cgx_log(CGX_LOG_WARNING, "cgroup.event_control: listener of uid %u%s refused (ENOMEM): %s",
+		(unsigned int)who->uid, user, why);
+}
+
+/*
+ * How many of @want registrations @who may add that need @fds more
  * descriptors; 0, logged, when none may (the caller answers ENOMEM).
  */
-static unsigned long admit(struct memevent_state *state, uid_t uid, unsigned long want, size_t fds)
+static unsigned long admit(struct memevent_state *state, const struct registrant *who,
+			   unsigned long want, size_t fds)
 {
-	unsigned long held = uid_registrations(state, uid);
-	size_t total = fd_budget(), budget = uid ? total / 2 : total,
-	       in_use = uid ? state->nr_fds_unprivileged : state->nr_fds;
+	const struct account_count *count = account_find(state, &who->account);
+	unsigned long held = count ? count->registrations : 0;
+	bool root = who->account.root;
+	size_t total = fd_budget(), pool = root ? total : total / 2,
+	       in_use = root ? state->nr_fds : state->nr_fds_unprivileged,
+	       share = total / 2 / CGX_LISTENER_SHARE, own = count ? count->fds : 0;
 
-	if (fds && (in_use + fds > budget || state->nr_fds + fds > total)) {
-		limited_log(state, CGX_LOG_WARNING,
-			    "cgroup.event_control: listener of uid %u refused (ENOMEM): listeners "
-			    "%shold %zu descriptors of the %zu RLIMIT_NOFILE leaves them",
-			    (unsigned int)uid, uid ? "of uids other than root " : "", in_use,
-			    budget);
+	if (fds && (in_use + fds > pool || state->nr_fds + fds > total)) {
+		refused(state, who,
+			"listeners %shold %zu descriptors of the %zu RLIMIT_NOFILE leaves them",
+			root ? "" : "of users other than root ", in_use, pool);
 		return 0;
 	}
-	if (!uid)
+	if (root)
 		return want;
+	/* One user alone never fills the pool the others share. */
+	if (fds && own + fds > share) {
+		refused(state, who,
+			"its listeners hold %zu descriptors, its share (1/%d) of the %zu those "
+			"of users other than root may hold",
+			own, CGX_LISTENER_SHARE, total / 2);
+		return 0;
+	}
 	if (held >= state->per_uid_limit) {
-		limited_log(state, CGX_LOG_WARNING,
-			    "cgroup.event_control: listener of uid %u refused (ENOMEM): it holds "
-			    "%lu, the most --listeners-per-uid allows",
-			    (unsigned int)uid, held);
+		refused(state, who, "it holds %lu, the most --listeners-per-uid allows", held);
 		return 0;
 	}
 	return want < state->per_uid_limit - held ? want : state->per_uid_limit - held;
 }
 
-/* Counts @event, holding @event->registrations, against its uid and the budget. */
+static void fds_add(struct memevent_state *state, const struct memevent *event, ssize_t fds)
+{
+	state->nr_fds += (size_t)fds;
+	if (!event->account.root)
+		state->nr_fds_unprivileged += (size_t)fds;
+}
+
+/* Counts @event, holding @event->registrations, against its account and the budget. */
 static int event_link(struct memevent_state *state, struct memevent *event)
 {
 	int r;
 
-	if ((r = uid_count_add(state, event->uid, event->registrations)) < 0)
-		return r;
 	event->fds = fd_cost(event->kind);
-	state->nr_fds += event->fds;
-	if (event->uid)
-		state->nr_fds_unprivileged += event->fds;
+	if ((r = account_add(state, &event->account, event->registrations, event->fds)) < 0)
+		return r;
+	event->charged = true;
+	fds_add(state, event, (ssize_t)event->fds);
 	event->next = state->events;
 	state->events = event;
 	state_count(state, event, 1);
 	return 0;
 }
 
+/*
+ * @event no longer counts against its account, and holds only its eventfd:
+ * its group is gone and it waits for its wake-up. A user that makes and
+ * removes groups in a loop is thus never refused for listeners it no longer has.
+ */
+static void event_discharge(struct memevent_state *state, struct memevent *event)
+{
+	if (event->charged)
+		account_sub(state, &event->account, event->registrations, event->fds);
+	event->charged = false;
+	close_watch(event);
+	holder_drop(event);
+	fds_add(state, event, 1 - (ssize_t)event->fds);
+	event->fds = 1;
+}
+
 /* Frees @event, off both lists: its registrations and descriptors are given back. */
 static void event_release(struct memevent_state *state, struct memevent *event)
 {
-	uid_count_sub(state, event->uid, event->registrations);
-	state->nr_fds -= event->fds;
-	if (event->uid)
-		state->nr_fds_unprivileged -= event->fds;
+	if (event->charged)
+		account_sub(state, &event->account, event->registrations, event->fds);
+	fds_add(state, event, -(ssize_t)event->fds);
 	memevent_free(event);
 }
 
@@ -558,18 +679,19 @@ static int event_start(struct cgx_ctx *ctx, const struct v1_group *group,
 }
 
 /*
- * A listener of @uid on @group for the same file and arguments as
+ * A listener of @account on @group for the same file and arguments as
  * @request, signalled through the eventfd that process @pid holds as @fd:
  * what a registration of it would duplicate.
  */
-static struct memevent *find_duplicate(struct memevent_state *state, uid_t uid,
+static struct memevent *find_duplicate(struct memevent_state *state,
+				       const struct proc_account *account,
 				       const struct v1_group *group,
 				       const struct memevent_request *request, pid_t pid, int fd)
 {
 	long long id = -2; /* read at the first listener that may match */
 
 	for (struct memevent *event = state->events; event; event = event->next) {
-		if (event->uid != uid || event->group_id != group->id ||
+		if (!proc_account_same(&event->account, account) || event->group_id != group->id ||
 		    event->hier != group->hier || event->kind != request->kind ||
 		    event->threshold != request->threshold / PAGE_SIZE_BYTES ||
 		    event->psi_trigger != request->psi_trigger)
@@ -584,15 +706,19 @@ static struct memevent *find_duplicate(struct memevent_state *state, uid_t uid,
 	return NULL;
 }
 
-/* @registrations more of @event, as far as its uid's limit allows; the record follows. */
-static int duplicate_add(struct cgx_ctx *ctx, struct memevent *event, unsigned long registrations)
+/*
+ * @registrations more of @event by @who, as far as its user's limit allows;
+ * the record follows.
+ */
+static int duplicate_add(struct cgx_ctx *ctx, struct memevent *event, const struct registrant *who,
+			 unsigned long registrations)
 {
-	unsigned long admitted = admit(&ctx->memevents, event->uid, registrations, 0);
+	unsigned long admitted = admit(&ctx->memevents, who, registrations, 0);
 	int r;
 
 	if (!admitted)
 		return -ENOMEM;
-	if ((r = uid_count_add(&ctx->memevents, event->uid, admitted)) < 0)
+	if ((r = account_add(&ctx->memevents, &event->account, admitted, 0)) < 0)
 		return r;
 	event->registrations += admitted;
 	record_save(ctx, event);
@@ -610,27 +736,31 @@ int memevent_register(const struct v1_file_ctx *fc, const struct memevent_reques
 	struct memevent_state *state = &fc->ctx->memevents;
 	const struct v1_group *group = fc->dir->group[fc->hier];
 	_cleanup_close_ int pidfd = -1, eventfd = -1;
-	uid_t uid = fc->caller->uid;
+	struct registrant who = {.uid = fc->caller->uid};
 	struct memevent *event;
 	pid_t tgid;
 	int r;
 
-	/* A uid at its limit is refused before any search: duplicates count too. */
-	if (!admit(state, uid, 1, 0))
-		return -ENOMEM;
 	/* The writer's table is its process's: pidfd_getfd(2) wants the thread group leader. */
 	if ((r = proc_tgid(fc->caller->tid, &tgid)) < 0)
 		return r;
-	if ((event = find_duplicate(state, uid, group, request, tgid, request->writer_efd)))
-		return duplicate_add(fc->ctx, event, 1);
-	if (!admit(state, uid, 1, fd_cost(request->kind)))
+	/* Whom it counts against, read once: a writer gone is refused below, not counted. */
+	(void)proc_account_read(tgid, &who.account);
+	/* A user at its limit is refused before any search: duplicates count too. */
+	if (!admit(state, &who, 1, 0))
+		return -ENOMEM;
+	if ((event = find_duplicate(state, &who.account, group, request, tgid,
+				    request->writer_efd)))
+		return duplicate_add(fc->ctx, event, &who, 1);
+	if (!admit(state, &who, 1, fd_cost(request->kind)))
 		return -ENOMEM;
 	if ((pidfd = proc_pidfd(tgid)) < 0)
 		return take_error(pidfd);
 	if ((eventfd = proc_pidfd_take(pidfd, request->writer_efd)) < 0) {
 		limited_log(state, CGX_LOG_ERR,
 			    "cgroup.event_control: cannot take eventfd %d of %d (uid %u): %s",
-			    request->writer_efd, (int)tgid, (unsigned int)uid, strerror(-eventfd));
+			    request->writer_efd, (int)tgid, (unsigned int)who.uid,
+			    strerror(-eventfd));
 		return take_error(eventfd);
 	}
 	/* The writer may have replaced it since it was checked: what we hold must be one. */
@@ -639,7 +769,8 @@ int memevent_register(const struct v1_file_ctx *fc, const struct memevent_reques
 	if ((r = event_start(fc->ctx, group, request, eventfd, &event)) < 0)
 		return r;
 	steal_fd(eventfd);
-	event->uid = uid;
+	event->uid = who.uid;
+	event->account = who.account;
 	event->serial = state->next_serial++;
 	holder_set(event, steal_fd(pidfd), tgid, request->writer_efd);
 	if ((r = event_link(state, event)) < 0) {
@@ -672,19 +803,22 @@ static void restore_one(struct cgx_ctx *ctx, uint64_t serial, const char *record
 	const struct v1_group *group;
 	struct memevent *event;
 	struct proc_creds creds;
-	unsigned int hier, uid;
-	int kind, pid, efd, fields;
+	struct registrant who;
+	unsigned int hier, uid, account;
+	int kind, pid, efd, fields, root;
 	char level[16];
 	uint64_t group_id;
 	long long id;
 
 	if (serial >= state->next_serial)
 		state->next_serial = serial + 1;
-	fields = sscanf(record, "%" SCNu64 " %u %d %llu %15s %d %llu %d %lld %u %lu", &group_id,
-			&hier, &kind, &pages, level, &pid, &start, &efd, &id, &uid, &registrations);
-	if ((fields != 9 && fields != 11) || kind < MEMEVENT_USAGE || kind > MEMEVENT_PRESSURE ||
-	    !registrations || !(group = tree_group_by_id(&ctx->tree, group_id)) ||
-	    group->hier != hier || proc_start_time(pid, &now) < 0 || now != start)
+	fields = sscanf(record, "%" SCNu64 " %u %d %llu %15s %d %llu %d %lld %u %lu %u %d",
+			&group_id, &hier, &kind, &pages, level, &pid, &start, &efd, &id, &uid,
+			&registrations, &account, &root);
+	if ((fields != 9 && fields != 11 && fields != 13) || kind < MEMEVENT_USAGE ||
+	    kind > MEMEVENT_PRESSURE || !registrations ||
+	    !(group = tree_group_by_id(&ctx->tree, group_id)) || group->hier != hier ||
+	    proc_start_time(pid, &now) < 0 || now != start)
 		goto gone;
 	/* The descriptor number may have been closed and reused meanwhile. */
 	if (id >= 0 && eventfd_id_of(pid, efd) != id)
@@ -695,19 +829,23 @@ static void restore_one(struct cgx_ctx *ctx, uint64_t serial, const char *record
 			goto gone;
 		uid = creds.uid;
 	}
+	who = (struct registrant){uid, {account, root == 1}};
+	/* Nor an account: the holder's stands in, as a registration now would count it. */
+	if (fields != 13)
+		(void)proc_account_read(pid, &who.account);
 	request = (struct memevent_request){.kind = kind,
 					    .threshold = pages * PAGE_SIZE_BYTES,
 					    .psi_trigger = pressure_trigger_of(level),
 					    .writer_efd = efd};
 	if (kind == MEMEVENT_PRESSURE && !request.psi_trigger)
 		goto gone;
-	if ((event = find_duplicate(state, uid, group, &request, pid, efd))) {
-		if (duplicate_add(ctx, event, registrations) < 0)
+	if ((event = find_duplicate(state, &who.account, group, &request, pid, efd))) {
+		if (duplicate_add(ctx, event, &who, registrations) < 0)
 			goto gone;
 		state_listener_forget(ctx, serial);
 		return;
 	}
-	if (!(admitted = admit(state, uid, registrations, fd_cost(kind))) ||
+	if (!(admitted = admit(state, &who, registrations, fd_cost(kind))) ||
 	    (pidfd = proc_pidfd(pid)) < 0 || (eventfd = proc_pidfd_take(pidfd, efd)) < 0)
 		goto gone;
 	/* ... or just now. */
@@ -717,6 +855,7 @@ static void restore_one(struct cgx_ctx *ctx, uint64_t serial, const char *record
 		goto gone;
 	steal_fd(eventfd);
 	event->uid = uid;
+	event->account = who.account;
 	event->registrations = admitted;
 	event->serial = serial;
 	holder_set(event, steal_fd(pidfd), pid, efd);
@@ -985,7 +1124,7 @@ void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id)
 		*link = event->next;
 		state_count(state, event, -1);
 		state_listener_forget(ctx, event->serial);
-		close_watch(event);
+		event_discharge(state, event);
 		event->removed_ms = monotonic_ms();
 		event->next = state->removed;
 		state->removed = event;

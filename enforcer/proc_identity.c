@@ -148,6 +148,8 @@ int proc_identity_read_max(pid_t pid, size_t cmdline_max, struct proc_identity *
 	char path[64];
 
 	*id = (struct proc_identity){.pid = pid};
+	/* Read once a request: the caller of each of the daemon's per-user bounds. */
+	(void)proc_account_read(pid, &id->account);
 	read_status(id);
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	if (read_file_at(AT_FDCWD, path, &comm) < 0)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Who a process is, as the deprecation log and cgx-migrate name it: its
- * parent, uid, comm, executable, command line and, for an interpreter, the
- * script it runs. Read from /proc; a process gone leaves the strings empty.
+ * parent, uid, the user it is accountable to, comm, executable, command line and, for an
+ * interpreter, the script it runs. Read from /proc; a process gone leaves the strings empty.
  */
 #ifndef CGX_PROC_IDENTITY_H
 #define CGX_PROC_IDENTITY_H
+
+#include "proc_account.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 struct proc_identity {
 	pid_t pid, ppid;
 	uid_t uid;
+	struct proc_account account; /* whom the daemon's per-user bounds charge */
 	char *comm;
 	char *exe;
 	char **argv;

@@ -48,6 +48,17 @@ register() {
 	PY
 }
 
+# The host suites' daemon ($M its memory hierarchy) again, in the foreground with its log in $LOGDIR/daemon.log,
+# under `prlimit $LIMIT` when LIMIT is set; the arguments go to cgxfs.
+restart_daemon() {
+	stop_cgxfs
+	${LIMIT:+prlimit $LIMIT} "$CGXFS" --cgroup2 "$CG2" --base "$BASE" \
+		--log "$DEPRECATION_LOG" -f "$@" "$MNT" >>"$LOGDIR/daemon.log" 2>&1 3>&- &
+	for _ in $(seq 100); do [ -e "$M/tasks" ] && return 0; sleep 0.1; done
+	cat "$LOGDIR/daemon.log"
+	return 1
+}
+
 kill_listeners() {
 	for pid in ${LISTENERS:-}; do kill -9 "$pid" 2>/dev/null || true; done
 }

@@ -159,13 +159,15 @@ static void test_a_uid_budget_bounds_the_bytes_of_every_program(void)
 			CHECK_EQ_INT(refused, 0);
 		} else {
 			refused++;
-			deprecation_uid_fold(budget, 3, 1, i == 99 ? "last" : "t");
+			deprecation_uid_fold(budget, 3, 1, 100000 + i, i == 99 ? "last" : "t");
 		}
 	}
 	CHECK(charged <= DEPRECATION_UID_BYTES);
 	CHECK(charged > DEPRECATION_UID_BYTES - 5000);
 	CHECK_EQ_INT(budget->overflow[3], refused);
 	CHECK(!strcmp(budget->last_overflow, "last"));
+	/* Its summary names the real uid of the first record folded. */
+	CHECK_EQ_INT(budget->first_uid, 100000 + (100 - refused));
 	/* Another uid has a budget of its own; the same uid finds its own again. */
 	other = deprecation_uid_slot(&table, 1001);
 	CHECK(other != budget);
