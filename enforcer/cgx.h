@@ -72,14 +72,10 @@ int cgx_hierarchy_add(struct cgx_ctx *ctx, const char *name, const struct cgx_ca
 int cgx_hierarchy_remove(struct cgx_ctx *ctx, const char *name, const struct cgx_caller *caller);
 
 /* Groups. */
-bool cgx_is_group(const struct v2_dir *dir, unsigned int hier);
 /* The v1 name of a group (NULL for the base). */
 const char *cgx_group_name(const struct v2_dir *dir);
 int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
 		     const char *name, struct v2_dir **child);
-/* Next child group after @prev (NULL: the first) of @parent in @hier, NULL at the end. */
-struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev);
-unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier);
 int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name,
 		    const struct cgx_caller *caller, mode_t mode, struct v2_dir **child);
 int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,

@@ -8,25 +8,6 @@
 
 #define KERNFS_PAGE 4096
 
-int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
-{
-	char path[PATH_MAX];
-	int r = tree_path(dir, false, path, sizeof(path));
-
-	if (r < 0)
-		return r;
-	r = v2_open_dir(ctx->base_fd, path);
-	/* Removed behind the daemon's back: the watcher repairs the mirror (reconcile.c). */
-	if (r == -ENOENT)
-		ctx->reconcile_wanted = true;
-	return r;
-}
-
-bool cgx_is_group(const struct v2_dir *dir, unsigned int hier)
-{
-	return dir->group[hier] != NULL;
-}
-
 const char *cgx_group_name(const struct v2_dir *dir)
 {
 	return dir->parent ? tree_dir_v1_name(dir) : NULL;
@@ -43,24 +24,6 @@ int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 		return -ENOENT;
 	*child = dir;
 	return 0;
-}
-
-struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev)
-{
-	struct v2_dir *dir = prev ? prev->next_sibling : parent->first_child;
-
-	while (dir && !dir->group[hier])
-		dir = dir->next_sibling;
-	return dir;
-}
-
-unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier)
-{
-	unsigned int n = 0;
-
-	v2_dir_for_each_child (child, dir)
-		n += child->group[hier] != NULL;
-	return n;
 }
 
 int cgx_file_lookup(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, const char *name)

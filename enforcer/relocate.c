@@ -356,3 +356,23 @@ int relocate_leaves(struct cgx_ctx *ctx)
 	}
 	return -ELOOP;
 }
+
+int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+		      unsigned long long *count)
+{
+	*count = 0;
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		_cleanup_(pid_list_release) struct pid_list threads = {0};
+		_cleanup_close_ int fd = -1;
+		int r;
+
+		if (!tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]))
+			continue;
+		if ((fd = cgx_dir_open(ctx, leaf)) < 0)
+			return fd;
+		if ((r = v2_read_pids(fd, "cgroup.threads", &threads)) < 0)
+			return r;
+		*count += threads.nr;
+	}
+	return 0;
+}

@@ -102,26 +102,6 @@ int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, b
 	return 0;
 }
 
-int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
-		      unsigned long long *count)
-{
-	*count = 0;
-	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
-		_cleanup_(pid_list_release) struct pid_list threads = {0};
-		_cleanup_close_ int fd = -1;
-		int r;
-
-		if (!tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]))
-			continue;
-		if ((fd = cgx_dir_open(ctx, leaf)) < 0)
-			return fd;
-		if ((r = v2_read_pids(fd, "cgroup.threads", &threads)) < 0)
-			return r;
-		*count += threads.nr;
-	}
-	return 0;
-}
-
 /* cgroup1_procs_write_permission(): root, or the target's real or saved uid is the writer's. */
 static int check_move_permission(const struct cgx_caller *caller, pid_t target)
 {

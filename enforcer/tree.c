@@ -403,3 +403,26 @@ bool tree_leaf_outside(const struct v2_dir *leaf, const struct v2_dir *group, un
 	return tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]) &&
 	       !tree_is_ancestor(group, leaf);
 }
+
+bool cgx_is_group(const struct v2_dir *dir, unsigned int hier)
+{
+	return dir->group[hier] != NULL;
+}
+
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev)
+{
+	struct v2_dir *dir = prev ? prev->next_sibling : parent->first_child;
+
+	while (dir && !dir->group[hier])
+		dir = dir->next_sibling;
+	return dir;
+}
+
+unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier)
+{
+	unsigned int n = 0;
+
+	v2_dir_for_each_child (child, dir)
+		n += child->group[hier] != NULL;
+	return n;
+}

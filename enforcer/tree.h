@@ -179,4 +179,10 @@ uint64_t tree_hash(const char *s);
 bool tuple_equal(const struct tuple *a, const struct tuple *b, unsigned int nr_hier);
 bool tuple_is_root(const struct tuple *t, const struct v2_tree *tree);
 
+/* The tree seen as the groups of one hierarchy (the queries cgx.h offers). */
+bool cgx_is_group(const struct v2_dir *dir, unsigned int hier);
+/* Next child group after @prev (NULL: the first) of @parent in @hier, NULL at the end. */
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev);
+unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier);
+
 #endif
