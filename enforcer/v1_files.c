@@ -36,6 +36,7 @@ int v1_files_build(struct cgx_hier *hier)
 	for (unsigned int c = 0; c < hier->nr_controllers; c++) {
 		const struct v1_controller *rows = v1_controller_find(hier->controllers[c]);
 
+		hier->controller_rows[c] = rows;
 		nr += rows ? rows->nr_files : 0;
 	}
 	if (!(files = calloc(nr, sizeof(*files))))

@@ -162,8 +162,7 @@ struct v1_controller {
 /* The controller rows of hierarchy @hier: calls @fn for each, stopping at an error. */
 #define v1_for_each_controller(controller, hier)                                                   \
 	for (unsigned int _c = 0; _c < (hier)->nr_controllers; _c++)                               \
-		for (const struct v1_controller *controller =                                      \
-			     v1_controller_find((hier)->controllers[_c]);                          \
+		for (const struct v1_controller *controller = (hier)->controller_rows[_c];         \
 		     controller; controller = NULL)
 
 const struct v1_controller *v1_controller_find(const char *name);
