@@ -99,8 +99,12 @@ static int read_controllers(struct cgx_ctx *ctx)
  */
 static int choose_hierarchies(struct cgx_ctx *ctx, const struct cgx_options *options)
 {
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	struct cgx_hier_set stored;
-	int r = state_load_hierarchies(ctx->base_fd, &stored);
+	int r = state_load_hierarchies(ctx->base_fd, &text);
+
+	if (r == 0)
+		r = hier_set_parse_stored(&stored, text.buf);
 
 	if (r == -ENODATA)
 		return 0;

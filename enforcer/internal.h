@@ -15,8 +15,11 @@ int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
 
 /* state.c: the trusted.cgx.* xattrs that make the v2 tree the only state. */
 int state_load(struct cgx_ctx *ctx);
-/* The hierarchies kept on the base since one was made or removed at run time; -ENODATA: none. */
-int state_load_hierarchies(int base_fd, struct cgx_hier_set *set);
+/*
+ * The hierarchies kept on the base since one was made or removed at run time
+ * (hier_set_parse_stored() reads them); -ENODATA: none.
+ */
+int state_load_hierarchies(int base_fd, struct strbuf *text);
 int state_save_hierarchies(struct cgx_ctx *ctx);
 struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t gid, mode_t mode);
 int state_save_group(struct cgx_ctx *ctx, int fd, unsigned int hier, const struct v1_group *group);
