@@ -9,10 +9,10 @@
 #ifndef CGX_H
 #define CGX_H
 
-#include "aggregate.h"
-#include "deprecation.h"
+#include "aggregate_state.h"
+#include "deprecation_log.h"
 #include "hierarchy.h"
-#include "memevent.h"
+#include "memevent_state.h"
 #include "tree.h"
 #include "v1_files.h"
 

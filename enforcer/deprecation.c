@@ -4,7 +4,7 @@
  * rate limit and the size cap, and deciding which operations are
  * multi-hierarchy uses.
  */
-#include "deprecation.h"
+#include "deprecation_log.h"
 #include "deprecation_text.h"
 #include "internal.h"
 #include "proc_identity.h"

@@ -12,8 +12,8 @@
  * with what callers do: the rate table and the set of shapes already
  * reported are fixed arrays, a line's fields are cut to fixed bounds.
  */
-#ifndef CGX_DEPRECATION_H
-#define CGX_DEPRECATION_H
+#ifndef CGX_DEPRECATION_LOG_H
+#define CGX_DEPRECATION_LOG_H
 
 #include "deprecation_rate.h"
 #include "tree.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The listeners cgroup.event_control took, kept by the daemon (memevent.c). */
-#ifndef CGX_MEMEVENT_H
-#define CGX_MEMEVENT_H
+#ifndef CGX_MEMEVENT_STATE_H
+#define CGX_MEMEVENT_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

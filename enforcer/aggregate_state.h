@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the split of aggregate limits keeps between rebalances (aggregate.c). */
-#ifndef CGX_AGGREGATE_H
-#define CGX_AGGREGATE_H
+#ifndef CGX_AGGREGATE_STATE_H
+#define CGX_AGGREGATE_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
