@@ -14,7 +14,7 @@
  * A directory constrained by several groups (G and its ancestors in the
  * same hierarchy) gets the smallest part any of them grants.
  */
-#include "internal.h"
+#include "aggregate.h"
 
 #include <stdio.h>
 #include <string.h>

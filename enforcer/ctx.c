@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Opening a view: find the cgroup2 mount, claim the base, rebuild the state from it. */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <libmount/libmount.h>

@@ -6,7 +6,7 @@
  */
 #include "deprecation_log.h"
 #include "deprecation_text.h"
-#include "internal.h"
+#include "deprecation.h"
 #include "proc_identity.h"
 
 #include <fcntl.h>

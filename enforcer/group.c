@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* v1 groups: lookup, mkdir, rmdir, rename, attributes, and file dispatch. */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <stdio.h>

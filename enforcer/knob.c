@@ -4,7 +4,7 @@
  * v1 value it stands for; if the value cannot be stored, the v2 knob gets
  * its old value back. Nothing is half-applied.
  */
-#include "internal.h"
+#include "knob.h"
 
 #include <stdio.h>
 #include <string.h>

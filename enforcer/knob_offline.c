@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* css_offline(): the v2 knobs a group's rows set go back to cgroup2's defaults. */
-#include "internal.h"
+#include "cgx.h"
+#include "v2io.h"
 
 #include <fnmatch.h>
 #include <stdio.h>

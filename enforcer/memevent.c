@@ -41,7 +41,7 @@
  * event that fires with the first, so each signal counts once per
  * registration folded in, and the descriptors are held once.
  */
-#include "internal.h"
+#include "memevent.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

@@ -7,7 +7,7 @@
  * cgroup.events ("populated 0"), which the front end watches with inotify
  * and answers by calling cgx_release_check().
  */
-#include "internal.h"
+#include "release.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -4,7 +4,7 @@
  * leaf of a tuple belongs; when the shape of a hierarchy changes (mkdir,
  * rmdir, rename), some leaves belong elsewhere and their processes follow.
  */
-#include "internal.h"
+#include "relocate.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

@@ -15,7 +15,7 @@
  * Every change is written here before it is answered, so a daemon killed at
  * any point restarts into the same view.
  */
-#include "internal.h"
+#include "state.h"
 
 #include <dirent.h>
 #include <fcntl.h>

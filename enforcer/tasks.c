@@ -4,7 +4,7 @@
  * is the tuple of the leaf it sits in, so children forked after a move are
  * members without the daemon seeing the fork (DESIGN 3, rule 1).
  */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <linux/openat2.h>

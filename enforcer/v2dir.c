@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The real v2 directories behind the mirror: opened, read, and what the base delegates. */
-#include "internal.h"
+#include "cgx.h"
+#include "v2io.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -43,4 +43,27 @@ int v2_drain(int from_fd, int to_fd);
 /* Writes "+a +b" / "-a -b" of @controllers (space separated) to cgroup.subtree_control. */
 int v2_subtree_control(int dirfd, const char *controllers, bool enable);
 
+/* v2dir.c: the real v2 directories behind the mirror. */
+struct cgx_ctx;
+struct v2_dir;
+/* Opens the real v2 directory of @dir. */
+int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
+bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
+/* Reads v2 file @v2_file of @dir; -EOPNOTSUPP when the base lacks @controller. */
+int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
+	      struct strbuf *out);
+/* The value of @key in a flat-keyed v2 file ("nr_periods 3"), 0 when absent. */
+unsigned long long v2_stat_key(const char *text, const char *key);
+/* The value of @key in a "key=value key=value" line (io.stat, io.max), 0 when absent. */
+unsigned long long v2_stat_key_eq(const char *fields, const char *key);
+
+/* knob_offline.c */
+/*
+ * css_offline(): the group of @hier leaves @dir (rmdir, renamed away, its
+ * hierarchy removed) while the directory stays for other hierarchies or
+ * leaves: every v2 knob its rows set there goes back to cgroup2's default,
+ * so that no limit outlives its group. Best effort, logged.
+ */
+void knob_offline(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
+
 #endif

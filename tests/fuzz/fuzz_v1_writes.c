@@ -14,7 +14,7 @@
  *    back, is accepted and reads the same.
  */
 #include "fake_view.h"
-#include "internal.h"
+#include "group.h"
 #include "v2_syntax.h"
 
 #include <stdio.h>

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The aggregate layer: limits split over divergent leaves (aggregate.c). */
+#ifndef CGX_AGGREGATE_H
+#define CGX_AGGREGATE_H
+
+#include "state.h"
+
+/* aggregate.c: true for memory.max, pids.max, cpu.max, the limits a split may carry. */
+bool aggregate_is_limit_file(const char *v2_file);
+/*
+ * The deepest group of @hier on @tuple's path whose @controller limit is
+ * split over @leaf (a leaf outside its directory), NULL when none: the one
+ * whose limit the leaf's part stands for.
+ */
+struct v2_dir *aggregate_limit_owner(const struct v2_dir *leaf, const struct tuple *tuple,
+				     unsigned int hier, const char *controller);
+/* A leaf that some group of its tuple is not an ancestor of: limits may need splitting there. */
+bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf);
+/*
+ * Splits @limit into @nr @parts from each one's @demand: half of it evenly
+ * (a reserve of at least @floor each), the other half by headroom on usage
+ * above the reserve (when it all fits; in proportion when not) or, @by_rate,
+ * in proportion to demand. Parts are multiples of @unit and add up to at most
+ * @limit unless the floors alone pass it.
+ */
+void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
+		     const unsigned long long *demand, size_t nr, unsigned long long limit,
+		     unsigned long long *parts);
+
+#endif
