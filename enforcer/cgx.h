@@ -11,6 +11,7 @@
 
 #include "aggregate_state.h"
 #include "deprecation_log.h"
+#include "event.h"
 #include "hierarchy.h"
 #include "memevent_state.h"
 #include "tree.h"
@@ -53,6 +54,8 @@ struct cgx_ctx {
 	/* A directory of the mirror was found gone from v2: cgx_reconcile() is due. */
 	bool reconcile_wanted;
 	struct memevent_state memevents;
+	/* Who hears the events of the group layer (event.h), NULL-terminated; set at open. */
+	cgx_event_fn *const *subscribers;
 };
 
 int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);

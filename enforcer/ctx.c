@@ -120,6 +120,17 @@ static int choose_hierarchies(struct cgx_ctx *ctx, const struct cgx_options *opt
 	return 0;
 }
 
+/*
+ * Who hears the group layer's events, in the order the side effects ran
+ * when they were called directly: release, then the deprecation checks.
+ */
+static cgx_event_fn *const subscribers[] = {
+	release_on_event,
+	deprecation_on_event,
+	memevent_on_event,
+	NULL,
+};
+
 int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 {
 	struct cgx_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -130,6 +141,7 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->cgroup2_fd = ctx->base_fd = -1;
+	ctx->subscribers = subscribers;
 	pthread_mutex_init(&ctx->lock, NULL);
 	log_path =
 		options->deprecation_log ? options->deprecation_log : CGX_DEFAULT_DEPRECATION_LOG;

@@ -695,8 +695,10 @@ static void record_named_hierarchy(struct cgx_ctx *ctx, const struct cgx_caller 
 			   });
 }
 
-void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *caller,
-			      unsigned int hier, struct v2_dir *group, const struct tuple *tuple)
+/* After a process joined @group of @hier and now has @tuple. */
+static void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+				     unsigned int hier, struct v2_dir *group,
+				     const struct tuple *tuple)
 {
 	struct fold_target target;
 	struct v2_dir *leaf_dir;
@@ -726,13 +728,14 @@ void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *call
 				});
 }
 
-void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *caller,
-			     unsigned int hier, struct v2_dir *group)
+static void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+				    unsigned int hier, struct v2_dir *group)
 {
 	record_named_hierarchy(ctx, caller, hier, group, NULL);
 }
 
-void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
+/* After a write of @value to the file of @fc succeeded. */
+static void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
 {
 	const struct v1_file *row = fc->ctx->hiers.hier[fc->hier].files[fc->file];
 	enum deprecation_kind kind;
@@ -758,4 +761,24 @@ void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
 					    .v2_dir = fc->dir,
 					    .detail = row->v2.note,
 				    });
+}
+
+void deprecation_on_event(const struct cgx_event *event)
+{
+	switch (event->kind) {
+	case CGX_EVENT_MKDIR:
+		deprecation_check_mkdir(event->ctx, event->caller, event->hier, event->group);
+		break;
+	case CGX_EVENT_ATTACH:
+		deprecation_check_attach(event->ctx, event->caller, event->hier, event->group,
+					 event->tuple);
+		break;
+	case CGX_EVENT_WRITE:
+		/* A rename carries values over as the daemon: no one's use to record. */
+		if (event->caller->tid != getpid())
+			deprecation_check_write(event->fc, event->value);
+		break;
+	case CGX_EVENT_RMDIR:
+		break;
+	}
 }

@@ -21,12 +21,7 @@ struct deprecation_event {
 	const char *detail;		 /* why, and what to use instead */
 };
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event);
-/* After a process joined @group of @hier and now has @tuple. */
-void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *caller,
-			      unsigned int hier, struct v2_dir *group, const struct tuple *tuple);
-void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *caller,
-			     unsigned int hier, struct v2_dir *group);
-/* After a write of @value to the file of @fc succeeded. */
-void deprecation_check_write(const struct v1_file_ctx *fc, const char *value);
+/* Subscriber (event.h): the checks after a mkdir, an attach, a write. */
+void deprecation_on_event(const struct cgx_event *event);
 
 #endif

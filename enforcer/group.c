@@ -172,8 +172,12 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after mkdir %s", name);
 	dir_sync_controllers(ctx, parent);
-	release_arm(ctx, parent, hier);
-	deprecation_check_mkdir(ctx, caller, hier, dir);
+	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_MKDIR,
+					   .ctx = ctx,
+					   .caller = caller,
+					   .hier = hier,
+					   .parent = parent,
+					   .group = dir});
 	*child = dir;
 	return 0;
 undo:
@@ -263,7 +267,11 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return r;
 	if ((r = group_forget(ctx, dir, hier)) < 0)
 		return cgx_log_errno(r, "cannot forget group %s", name);
-	memevent_group_removed(ctx, dir->group[hier]->id);
+	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_RMDIR,
+					   .ctx = ctx,
+					   .hier = hier,
+					   .group = dir,
+					   .group_id = dir->group[hier]->id});
 	tree_drop_group(&ctx->tree, dir, hier);
 	/*
 	 * The group is gone from here on; a directory that stays is only logged.
@@ -617,8 +625,7 @@ ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 	copy[len] = '\0';
 	if ((r = row->write(&fc, copy, len)) < 0)
 		return r;
-	/* A rename carries values over as the daemon: no one's use to record. */
-	if (caller->tid != getpid())
-		deprecation_check_write(&fc, copy);
+	cgx_event_emit(&(struct cgx_event){
+		.kind = CGX_EVENT_WRITE, .ctx = ctx, .caller = caller, .fc = &fc, .value = copy});
 	return (ssize_t)len;
 }

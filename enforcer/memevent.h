@@ -20,8 +20,8 @@ int memevent_parse_pressure(const char *args, struct memevent_request *request);
  * holds; -ENOMEM past the limits (memevent.c).
  */
 int memevent_register(const struct v1_file_ctx *fc, const struct memevent_request *request);
-/* rmdir: every listener on group @group_id is dropped, signalled once by the next check. */
-void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id);
+/* Subscriber (event.h): at rmdir, the group's listeners go. */
+void memevent_on_event(const struct cgx_event *event);
 /*
  * At start: the registrations an earlier daemon recorded whose eventfd is
  * still held, within @per_uid_limit (0: CGX_LISTENERS_PER_UID_DEFAULT).

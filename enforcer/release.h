@@ -5,7 +5,7 @@
 
 #include "knob.h"
 
-/* The group of @h at @dir now holds a task or a child. */
-void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h);
+/* Subscriber (event.h): the groups a mkdir or an attach filled are armed. */
+void release_on_event(const struct cgx_event *event);
 
 #endif

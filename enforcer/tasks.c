@@ -461,8 +461,11 @@ moved:
 	 */
 	if (inside)
 		prune_leaf_of(ctx, &current);
-	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
-		release_arm(ctx, wanted.coord[h], h);
-	deprecation_check_attach(ctx, caller, hier, dir, &wanted);
+	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_ATTACH,
+					   .ctx = ctx,
+					   .caller = caller,
+					   .hier = hier,
+					   .group = dir,
+					   .tuple = &wanted});
 	return 0;
 }
