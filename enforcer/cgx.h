@@ -53,6 +53,11 @@ struct cgx_ctx {
 	struct aggregate_state aggregates;
 	/* A directory of the mirror was found gone from v2: cgx_reconcile() is due. */
 	bool reconcile_wanted;
+	/*
+	 * Leaves moved or a limit changed: the split is settled once, as the
+	 * lock is released (cgx_unlock()), not after each step of a request.
+	 */
+	bool rebalance_wanted;
 	struct memevent_state memevents;
 	/* Who hears the events of the group layer (event.h), NULL-terminated; set at open. */
 	cgx_event_fn *const *subscribers;
@@ -145,6 +150,8 @@ int cgx_reconcile(struct cgx_ctx *ctx);
 /* Aggregate limits over divergent folds (aggregate.c). */
 /* Splits each limit whose group's processes lie outside its directory; restores exact ones. */
 int cgx_aggregate_rebalance(struct cgx_ctx *ctx);
+/* The rebalance a request asked for (ctx->rebalance_wanted), if it did. */
+int cgx_aggregate_settle(struct cgx_ctx *ctx);
 /*
  * The cgx.limits file: one line per limit set, "HIERARCHY GROUP V2FILE exact"
  * or "... enforced" when it is split over leaves outside the group.

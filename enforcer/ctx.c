@@ -198,7 +198,8 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		goto fail;
 	}
 	/* A daemon killed mid-way may have left leaves in the wrong place. */
-	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 || (r = relocate_leaves(ctx)) < 0)
+	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 || (r = relocate_leaves(ctx)) < 0 ||
+	    (r = cgx_aggregate_settle(ctx)) < 0)
 		goto fail;
 	memevent_restore(ctx, options->listeners_per_uid);
 	*out = ctx;
@@ -230,7 +231,9 @@ void cgx_lock(struct cgx_ctx *ctx)
 	pthread_mutex_lock(&ctx->lock);
 }
 
+/* The end of a request: what it asked to rebalance is done once, still under the lock. */
 void cgx_unlock(struct cgx_ctx *ctx)
 {
+	cgx_aggregate_settle(ctx);
 	pthread_mutex_unlock(&ctx->lock);
 }

@@ -46,8 +46,8 @@ int knob_set(const struct v1_file_ctx *fc, const char *controller, const char *v
 		write_file_at(fd, v2_file, old.buf, old.len);
 		return r;
 	}
-	/* A limit split over other leaves is split again at once, never left whole on one. */
-	if (aggregate_is_limit_file(v2_file) && (r = cgx_aggregate_rebalance(fc->ctx)) < 0)
-		cgx_log_errno(r, "%s written, its split follows at the next rebalance", v2_file);
+	/* A limit split over other leaves is split again before the request ends. */
+	if (aggregate_is_limit_file(v2_file))
+		fc->ctx->rebalance_wanted = true;
 	return 0;
 }

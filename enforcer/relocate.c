@@ -349,8 +349,10 @@ int relocate_leaves(struct cgx_ctx *ctx)
 				misplaced = leaf;
 		}
 		/* Leaves in new places may now lie outside a limited group: split again. */
-		if (!misplaced)
-			return cgx_aggregate_rebalance(ctx);
+		if (!misplaced) {
+			ctx->rebalance_wanted = true;
+			return 0;
+		}
 		if ((r = relocate_leaf(ctx, misplaced)) < 0)
 			return r;
 	}
