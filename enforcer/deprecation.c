@@ -46,15 +46,6 @@ const char *deprecation_kind_name(enum deprecation_kind kind)
 	return kind < DEPRECATION_NR_KINDS ? kind_names[kind] : "?";
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t hash = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return hash;
-}
-
 /* "2026-12-03T11:30:00.123Z" */
 static void rfc3339_now(char *buf, size_t size)
 {

@@ -7,7 +7,6 @@
 #include "relocate.h"
 
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -165,18 +164,6 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 	return leaf_apply_settings(ctx, dir);
 }
 
-static uint64_t tuple_hash(const struct cgx_ctx *ctx, const struct tuple *tuple)
-{
-	char text[8192];
-	uint64_t hash = 0xcbf29ce484222325ULL;
-
-	if (fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, sizeof(text)) < 0)
-		text[0] = '\0';
-	for (const char *c = text; *c; c++)
-		hash = (hash ^ (unsigned char)*c) * 0x100000001b3ULL;
-	return hash;
-}
-
 static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf);
 
 int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **leaf)
@@ -193,8 +180,9 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
 	if (r == -EEXIST && !target.exact) {
 		char hashed[64];
 
-		snprintf(hashed, sizeof(hashed), "@~%016" PRIx64, tuple_hash(ctx, tuple));
-		r = leaf_make(ctx, target.dir, hashed, tuple, leaf);
+		r = fold_hashed_leaf_name(&ctx->tree, &ctx->hiers, tuple, hashed, sizeof(hashed));
+		if (r == 0)
+			r = leaf_make(ctx, target.dir, hashed, tuple, leaf);
 	}
 	if (r < 0)
 		return r;

@@ -170,8 +170,6 @@ const char *tree_unescape_name(const char *v2_name);
 const char *tree_dir_v1_name(const struct v2_dir *dir);
 bool tree_is_cgx_leaf_name(const char *v2_name);
 bool tree_is_hashed_name(const char *v2_name);
-/* FNV-1a of @s: names for reading or to try, never a key trusted not to collide. */
-uint64_t tree_hash(const char *s);
 
 /* The leaf that holds the processes of an inner group's own tasks (DESIGN 3, rule 4). */
 #define CGX_TASKS_LEAF "@tasks"

@@ -148,3 +148,12 @@ long long monotonic_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
+
+uint64_t fnv1a(const char *s)
+{
+	uint64_t hash = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return hash;
+}
