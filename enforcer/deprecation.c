@@ -31,21 +31,6 @@
 
 _Static_assert(DEPRECATION_NR_KINDS <= DEPRECATION_RATE_KINDS, "a uid budget counts every kind");
 
-static const char *const kind_names[DEPRECATION_NR_KINDS] = {
-	[DEPRECATION_MULTI_HIERARCHY_PROCESS] = "multi-hierarchy-process",
-	[DEPRECATION_DIVERGENT_TREE] = "divergent-tree",
-	[DEPRECATION_NAMED_HIERARCHY] = "named-hierarchy",
-	[DEPRECATION_RUNTIME_HIERARCHY] = "runtime-hierarchy",
-	[DEPRECATION_NO_V2_EQUIVALENT] = "no-v2-equivalent",
-	[DEPRECATION_APPROXIMATE] = "approximate",
-	[DEPRECATION_DELEGATION_REFUSED] = "delegation-refused",
-};
-
-const char *deprecation_kind_name(enum deprecation_kind kind)
-{
-	return kind < DEPRECATION_NR_KINDS ? kind_names[kind] : "?";
-}
-
 /* "2026-12-03T11:30:00.123Z" */
 static void rfc3339_now(char *buf, size_t size)
 {
@@ -200,7 +185,7 @@ static struct json_object *summary_line(unsigned int kind, unsigned long long fo
 	rfc3339_now(time, sizeof(time));
 	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
 	json_object_object_add(obj, "time", json_object_new_string(time));
-	json_object_object_add(obj, "kind", json_object_new_string(kind_names[kind]));
+	json_object_object_add(obj, "kind", json_object_new_string(deprecation_kind_name(kind)));
 	json_object_object_add(obj, "folded", json_object_new_int64((int64_t)folded));
 	json_object_object_add(obj, "first_time", json_object_new_string(first));
 	json_object_object_add(obj, "last_time", json_object_new_string(last));
@@ -297,7 +282,7 @@ static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slo
 		if (syslog_room(log, now_ms))
 			cgx_log(CGX_LOG_WARNING,
 				"deprecated: %llu more %s warnings by %s (uid %u) were held back",
-				slot->held_back, kind_names[slot->key.kind], program,
+				slot->held_back, deprecation_kind_name(slot->key.kind), program,
 				(unsigned int)slot->key.uid);
 		else
 			log->syslog_held_back += slot->held_back;
@@ -378,7 +363,8 @@ int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out)
 	int r;
 
 	for (unsigned int kind = 0; kind < DEPRECATION_NR_KINDS; kind++)
-		if ((r = strbuf_addf(out, "%s %llu\n", kind_names[kind], log->count[kind])) < 0)
+		if ((r = strbuf_addf(out, "%s %llu\n", deprecation_kind_name(kind),
+				     log->count[kind])) < 0)
 			return r;
 	return strbuf_addf(out,
 			   "log_lost %llu\nsyslog_suppressed %llu\nlog_folded %llu\n"
@@ -481,7 +467,8 @@ static struct json_object *event_object(const struct cgx_ctx *ctx,
 	}
 	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
 	json_object_object_add(obj, "time", json_object_new_string(time));
-	json_object_object_add(obj, "kind", json_object_new_string(kind_names[event->kind]));
+	json_object_object_add(obj, "kind",
+			       json_object_new_string(deprecation_kind_name(event->kind)));
 	if (event->hier >= 0) {
 		put_text(obj, "hierarchy", ctx->hiers.hier[event->hier].proc_name, PATH_TEXT_MAX,
 			 cuts);
@@ -539,8 +526,8 @@ static void say(struct deprecation_log *log, const struct deprecation_event *eve
 	log_text_printable(printable, sizeof(printable), program);
 	log_text_printable(detail, sizeof(detail), event->detail ? event->detail : "");
 	cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s (pid %d, uid %u)%s%s",
-		kind_names[event->kind], printable, (int)who->pid, (unsigned int)who->uid,
-		detail[0] ? ": " : "", detail);
+		deprecation_kind_name(event->kind), printable, (int)who->pid,
+		(unsigned int)who->uid, detail[0] ? ": " : "", detail);
 }
 
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event)

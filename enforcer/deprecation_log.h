@@ -16,6 +16,7 @@
 #define CGX_DEPRECATION_LOG_H
 
 #include "deprecation_rate.h"
+#include "kinds.h"
 #include "tree.h"
 
 #include <limits.h>
@@ -30,17 +31,6 @@
 
 /* The schema version of the lines written: 2 added folding and the cuts. */
 #define DEPRECATION_LOG_SCHEMA 2
-
-enum deprecation_kind {
-	DEPRECATION_MULTI_HIERARCHY_PROCESS,
-	DEPRECATION_DIVERGENT_TREE,
-	DEPRECATION_NAMED_HIERARCHY,
-	DEPRECATION_RUNTIME_HIERARCHY,
-	DEPRECATION_NO_V2_EQUIVALENT,
-	DEPRECATION_APPROXIMATE,
-	DEPRECATION_DELEGATION_REFUSED,
-	DEPRECATION_NR_KINDS,
-};
 
 /*
  * Syslog as a whole takes this many warnings per rate window, every program
@@ -75,8 +65,6 @@ struct deprecation_log {
 	struct deprecation_rate_table rates;
 	struct deprecation_seen divergent_seen;
 };
-
-const char *deprecation_kind_name(enum deprecation_kind kind);
 
 /* @max_size: bytes the file may reach, CGX_DEPRECATION_LOG_NO_MAX for no cap. */
 int deprecation_log_init(struct deprecation_log *log, const char *path,
