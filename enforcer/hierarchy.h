@@ -57,6 +57,9 @@ struct cgx_hier_set {
 };
 
 /*
+ * The builders of a set (hierarchy_set.c): each builds the file tables from
+ * the registry, so that only the layers above the controllers call them.
+ *
  * Parse "cpu,cpuacct;memory;name=systemd". -EINVAL for an unknown controller,
  * an empty or malformed entry or a bad name; -EBUSY for a controller or name
  * given twice (the kernel refuses to bind a controller to two hierarchies).
