@@ -341,8 +341,18 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 
 		if (!child->group[hier])
 			continue;
-		if ((r = dir_get(ctx, to, tree_dir_v1_name(child), &child_to, &made)) < 0 ||
-		    (r = copy_group_subtree(ctx, child, child_to, hier, map)) < 0)
+		if ((r = dir_get(ctx, to, tree_dir_v1_name(child), &child_to, &made)) < 0)
+			return r;
+		/*
+		 * @to just turned inner: it passes the controllers on before
+		 * anything below asks for them (cgroup2 answers ENOENT to a
+		 * child that enables what its parent does not). @to may be a
+		 * directory other hierarchies' groups already use, holding
+		 * processes: EBUSY until they move down, which syncs it again.
+		 */
+		if (made && (r = dir_sync_controllers(ctx, to)) < 0)
+			return r;
+		if ((r = copy_group_subtree(ctx, child, child_to, hier, map)) < 0)
 			return r;
 	}
 	return 0;

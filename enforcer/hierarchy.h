@@ -76,10 +76,11 @@ int hier_set_primary(struct cgx_hier_set *set, const char *controllers);
 
 /*
  * A hierarchy made while mounted, as `mount -t cgroup -o SPEC` made one: its
- * directory is @dir_name, which is also its spec ("cpu,memory", "name=jobs",
- * "none,name=jobs"). Appended, so no other index changes. -EINVAL for a bad
- * spec, -EBUSY for a controller or name bound elsewhere, -EEXIST for a
- * directory of that name.
+ * directory is @dir_name, which is also its spec ("cpu,memory",
+ * "cpu,name=jobs", "none,name=jobs"). Appended, so no other index changes.
+ * -EINVAL for a bad spec or a name alone ("name=jobs" finds a hierarchy in
+ * v1, never makes one), -EBUSY for a controller or name bound elsewhere,
+ * -EEXIST for a directory of that name.
  */
 int hier_set_add(struct cgx_hier_set *set, const char *dir_name);
 void hier_set_remove(struct cgx_hier_set *set, unsigned int index);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Hierarchies made and removed while mounted: `mkdir VIEW/name=jobs` does
- * what `mount -t cgroup -o none,name=jobs` did, `rmdir` what its last
+ * Hierarchies made and removed while mounted: `mkdir VIEW/none,name=jobs`
+ * does what `mount -t cgroup -o none,name=jobs` did, `rmdir` what its last
  * umount did. A controller is bound to one hierarchy at a time.
  */
 #include "group.h"

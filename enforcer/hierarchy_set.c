@@ -219,7 +219,14 @@ int hier_set_add(struct cgx_hier_set *set, const char *dir_name)
 		return -EINVAL;
 	if ((r = hier_set_parse_slot(set, dir_name, strlen(dir_name))) < 0)
 		return r;
-	/* The directory is named as it was made: "name=jobs" stays "name=jobs". */
+	/*
+	 * cgroup1_root_to_use(): a name alone finds a hierarchy (one of that
+	 * name is bound already: EBUSY above), never makes one: "No subsys
+	 * list or none specified". A new one takes controllers or "none".
+	 */
+	if (!hier->nr_controllers && !hier->none)
+		return -EINVAL;
+	/* The directory is named as it was made: "none,name=jobs" stays so. */
 	snprintf(hier->dir_name, sizeof(hier->dir_name), "%s", dir_name);
 	for (unsigned int i = 0; i < set->nr; i++)
 		if (!strcmp(set->hier[i].dir_name, dir_name))

@@ -38,10 +38,17 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
 	return 0;
 }
 
+/*
+ * Removes @dir and frees it. An error means that @dir is still there, so
+ * that a caller may name it and take back what it did for it: once it is
+ * gone, what follows for the parent is the parent's failure, logged, never
+ * the removal's (a caller reading @dir then would read freed memory).
+ */
 int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir)
 {
 	struct v2_dir *parent = dir->parent;
 	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+	int r;
 
 	if (parent_fd < 0)
 		return parent_fd;
@@ -49,7 +56,10 @@ int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir)
 		return -errno;
 	tree_remove_dir(&ctx->tree, dir);
 	/* The parent may have stopped being inner. */
-	return dir_sync_controllers(ctx, parent);
+	if ((r = dir_sync_controllers(ctx, parent)) < 0)
+		cgx_log_errno(r, "controllers of %s not synced after a removal below it",
+			      parent->name);
+	return 0;
 }
 
 static bool leaf_in_place(const struct v2_dir *leaf, const struct fold_target *target)

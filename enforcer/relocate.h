@@ -21,7 +21,7 @@ int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf, bool keep_charged);
 int leaves_reset_hierarchy(struct cgx_ctx *ctx, unsigned int hier);
 /* Moves every leaf whose place the fold now puts elsewhere (after mkdir, rmdir, rename). */
 int relocate_leaves(struct cgx_ctx *ctx);
-/* Removes the (empty) v2 directory @dir from the kernel and the mirror. */
+/* Removes the (empty) v2 directory @dir from the kernel and the mirror; on error it stays. */
 int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir);
 /* Enables the base's controllers in @dir when it is inner, disables them when not. */
 /* The threads of every leaf whose group in @hier is @group or below it. */

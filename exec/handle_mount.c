@@ -7,8 +7,9 @@
  */
 #include "caller.h"
 #include "decode.h"
+#include "handle.h"
 #include "mount_helper.h"
-#include "supervisor.h"
+#include "notif.h"
 #include "util.h"
 
 #include <fcntl.h>
@@ -59,9 +60,9 @@ static int make_hierarchy(struct view *view, const struct cgroup_request *want,
 		if (want->controllers & (1u << c))
 			used += snprintf(spec + used, sizeof(spec) - used, "%s%s", used ? "," : "",
 					 hier_controller_name(c));
-	/* "none,name=X" and "name=X" are one hierarchy: the view names it the shorter way. */
+	/* The view makes a hierarchy as the kernel does: a name alone would be EINVAL. */
 	if (want->name[0])
-		snprintf(spec + used, sizeof(spec) - used, "%sname=%s", used ? "," : "",
+		snprintf(spec + used, sizeof(spec) - used, "%sname=%s", used ? "," : "none,",
 			 want->name);
 	if (mkdirat(view->fd, spec, 0755) < 0)
 		return -errno;

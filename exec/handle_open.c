@@ -5,8 +5,9 @@
  * fd table with SECCOMP_IOCTL_NOTIF_ADDFD.
  */
 #include "caller.h"
+#include "handle.h"
+#include "notif.h"
 #include "proc_files.h"
-#include "supervisor.h"
 #include "target.h"
 
 #include <fcntl.h>

@@ -5,7 +5,8 @@
  * among them) is the kernel's own answer.
  */
 #include "caller.h"
-#include "supervisor.h"
+#include "handle.h"
+#include "notif.h"
 #include "util.h"
 
 #include <fcntl.h>

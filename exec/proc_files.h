@@ -4,7 +4,7 @@
 #define CGX_EXEC_PROC_FILES_H
 
 #include "decode.h"
-#include "supervisor.h"
+#include "notif.h"
 #include "util.h"
 
 #include <sys/types.h>

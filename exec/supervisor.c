@@ -12,7 +12,8 @@
 #include "supervisor.h"
 
 #include "caller.h"
-#include "target.h"
+#include "handle.h"
+#include "notif.h"
 #include "util.h"
 
 #include <poll.h>
@@ -30,16 +31,10 @@
 #define BLOCKED_GIVEUP_MS 5000
 #define WATCH_INTERVAL_MS 250
 
-enum worker_state { WORKER_IDLE, WORKER_RUNNING, WORKER_BLOCKED, WORKER_ABANDONED };
-
 struct worker {
 	pthread_t thread;
 	pthread_cond_t wake;
 	bool reserved, has_call; /* under pool.lock */
-	int helper_pidfd;	 /* under pool.lock */
-	_Atomic int state;
-	_Atomic long long blocked_since_ms;
-	_Atomic int giveup;
 	struct call call;
 };
 
@@ -51,104 +46,6 @@ static struct {
 	unsigned long long total_stuck;
 	bool unserved_logged;
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-static int send_response(int listener, struct seccomp_notif_resp *resp)
-{
-	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp) < 0 ? -errno : 0;
-}
-
-/* @error 0: the kernel runs the call; -errno: it fails with that. */
-static int reply(int listener, uint64_t id, int error)
-{
-	struct seccomp_notif_resp resp = {.id = id, .val = error ? -1 : 0, .error = error};
-
-	if (!error)
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	return send_response(listener, &resp);
-}
-
-int notif_continue(struct call *call)
-{
-	return reply(call->sup->listener, call->req.id, 0);
-}
-
-int notif_return(struct call *call, int64_t value, int error)
-{
-	struct seccomp_notif_resp resp = {.id = call->req.id, .val = value, .error = error};
-
-	return send_response(call->sup->listener, &resp);
-}
-
-bool notif_valid(struct call *call)
-{
-	return ioctl(call->sup->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &call->req.id) == 0;
-}
-
-void call_block(struct call *call)
-{
-	int expected = WORKER_RUNNING;
-
-	atomic_store(&call->worker->blocked_since_ms, now_ms());
-	/* Never over a call the watchdog has given up: it would be answered twice. */
-	atomic_compare_exchange_strong(&call->worker->state, &expected, WORKER_BLOCKED);
-}
-
-int call_unblock(struct call *call)
-{
-	int expected = WORKER_BLOCKED;
-
-	/* Lost to the watchdog: it has answered, and nothing more may be done for the caller. */
-	if (!atomic_compare_exchange_strong(&call->worker->state, &expected, WORKER_RUNNING))
-		return -ECANCELED;
-	return 0;
-}
-
-void call_set_giveup(struct call *call, int error)
-{
-	atomic_store(&call->worker->giveup, error);
-}
-
-void call_watch_helper(struct call *call, int pidfd)
-{
-	/* Under the lock: the watchdog must never signal a number closed and reused meanwhile. */
-	pthread_mutex_lock(&pool.lock);
-	call->worker->helper_pidfd = pidfd;
-	pthread_mutex_unlock(&pool.lock);
-}
-
-/* Ends a call_block() section begun before @result was had. */
-static int unblock_with(struct call *call, int result)
-{
-	int r = call_unblock(call);
-
-	return r < 0 ? r : result;
-}
-
-int call_read(struct call *call, uint64_t addr, void *buf, size_t len)
-{
-	call_block(call);
-	return unblock_with(call, target_read(call->req.pid, addr, buf, len));
-}
-
-int call_read_string(struct call *call, uint64_t addr, char *buf, size_t size)
-{
-	call_block(call);
-	return unblock_with(call, target_read_string(call->req.pid, addr, buf, size));
-}
-
-int call_write(struct call *call, uint64_t addr, const void *data, size_t len)
-{
-	call_block(call);
-	return unblock_with(call, target_write(call->req.pid, addr, data, len));
-}
 
 static int dispatch(struct call *call)
 {
@@ -189,12 +86,11 @@ static void *worker_main(void *arg)
 			cgx_log(CGX_LOG_DEBUG, "call %d of %d: %s", worker->call.req.data.nr,
 				worker->call.req.pid, strerror(-r));
 		pthread_mutex_lock(&pool.lock);
-		if (atomic_load(&worker->state) == WORKER_ABANDONED) {
+		if (call_finish(&worker->call)) {
 			pool.nr_stuck--;
 			cgx_log(CGX_LOG_INFO, "a stuck worker came back (%u still stuck)",
 				pool.nr_stuck);
 		}
-		atomic_store(&worker->state, WORKER_IDLE);
 		worker->has_call = false;
 		pthread_cond_signal(&pool.idle);
 	}
@@ -210,9 +106,7 @@ static struct worker *spawn_worker(struct supervisor *sup)
 
 	if (!worker)
 		return NULL;
-	worker->call.sup = sup;
-	worker->call.worker = worker;
-	worker->helper_pidfd = -1;
+	call_init(&worker->call, sup);
 	pthread_cond_init(&worker->wake, NULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WORKER_STACK);
@@ -222,6 +116,7 @@ static struct worker *spawn_worker(struct supervisor *sup)
 	if (r) {
 		cgx_log_errno(-r, "cannot start a worker");
 		pthread_cond_destroy(&worker->wake);
+		pthread_mutex_destroy(&worker->call.helper_lock);
 		free(worker);
 		return NULL;
 	}
@@ -230,18 +125,13 @@ static struct worker *spawn_worker(struct supervisor *sup)
 }
 
 /* Gives up every call blocked past BLOCKED_GIVEUP_MS. */
-static void watch_workers(struct supervisor *sup)
+static void watch_workers(void)
 {
-	long long now = now_ms();
-
 	pthread_mutex_lock(&pool.lock);
 	for (unsigned int i = 0; i < pool.nr; i++) {
 		struct worker *worker = pool.workers[i];
-		int expected = WORKER_BLOCKED;
 
-		if (atomic_load(&worker->state) != WORKER_BLOCKED ||
-		    now - atomic_load(&worker->blocked_since_ms) < BLOCKED_GIVEUP_MS ||
-		    !atomic_compare_exchange_strong(&worker->state, &expected, WORKER_ABANDONED))
+		if (!call_give_up(&worker->call, BLOCKED_GIVEUP_MS))
 			continue;
 		pool.nr_stuck++;
 		pool.total_stuck++;
@@ -250,10 +140,6 @@ static void watch_workers(struct supervisor *sup)
 			"so far)",
 			worker->call.req.data.nr, worker->call.req.pid, pool.nr_stuck,
 			pool.total_stuck);
-		reply(sup->listener, worker->call.req.id, atomic_load(&worker->giveup));
-		/* A helper stopped by its caller (SIGSTOP) would hold the worker: it goes. */
-		if (worker->helper_pidfd >= 0)
-			syscall(SYS_pidfd_send_signal, worker->helper_pidfd, SIGKILL, NULL, 0);
 	}
 	pthread_mutex_unlock(&pool.lock);
 }
@@ -276,11 +162,11 @@ static struct worker *reserve_worker(struct supervisor *sup)
 
 		for (unsigned int i = 0; i < pool.nr; i++) {
 			struct worker *candidate = pool.workers[i];
-			int state = atomic_load(&candidate->state);
+			int state = atomic_load(&candidate->call.state);
 
-			if (!worker && !candidate->reserved && state == WORKER_IDLE)
+			if (!worker && !candidate->reserved && state == CALL_IDLE)
 				worker = candidate;
-			if (candidate->reserved || state == WORKER_RUNNING)
+			if (candidate->reserved || state == CALL_RUNNING)
 				running++;
 		}
 		if (!worker && running < WORKERS_ACTIVE && pool.nr < WORKERS_MAX)
@@ -309,7 +195,7 @@ static struct worker *reserve_worker(struct supervisor *sup)
 		}
 		if (pthread_cond_timedwait(&pool.idle, &pool.lock, &deadline) == ETIMEDOUT) {
 			pthread_mutex_unlock(&pool.lock);
-			watch_workers(sup);
+			watch_workers();
 			pthread_mutex_lock(&pool.lock);
 		}
 	}
@@ -318,9 +204,7 @@ static struct worker *reserve_worker(struct supervisor *sup)
 static void hand_over(struct worker *worker, const struct seccomp_notif *req)
 {
 	pthread_mutex_lock(&pool.lock);
-	worker->call.req = *req;
-	atomic_store(&worker->giveup, 0);
-	atomic_store(&worker->state, WORKER_RUNNING);
+	call_start(&worker->call, req);
 	worker->reserved = false;
 	worker->has_call = true;
 	pthread_cond_signal(&worker->wake);
@@ -356,7 +240,7 @@ int supervisor_run(struct supervisor *sup)
 	for (;;) {
 		struct worker *worker;
 
-		watch_workers(sup);
+		watch_workers();
 		if (poll(&pfd, 1, WATCH_INTERVAL_MS) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -380,6 +264,6 @@ int supervisor_run(struct supervisor *sup)
 		if (worker)
 			hand_over(worker, req);
 		else
-			reply(sup->listener, req->id, 0);
+			notif_reply(sup->listener, req->id, 0);
 	}
 }

@@ -85,10 +85,8 @@ static struct view_hier *hier_of_root(struct view *view, const char *root, const
 	memcpy(dir, root + 1, len);
 	dir[len] = '\0';
 	*v1_root = slash ? slash : "/";
-	for (unsigned int i = 0; i < view->nr; i++)
-		if (!strcmp(view->hier[i].dir, dir))
-			return &view->hier[i];
-	return NULL;
+	/* A mount's root is a resolved path: it never names an alias. */
+	return view_find_dir(view, dir);
 }
 
 /* show_sb_opts() of the kernel: superblock flags /proc/mounts prints before the mount's. */

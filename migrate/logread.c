@@ -2,6 +2,7 @@
 #include "logread.h"
 
 #include "fail.h"
+#include "json_field.h"
 #include "kinds.h"
 #include "util.h"
 
@@ -66,16 +67,6 @@ void log_summary_release(struct log_summary *log)
 		json_tokener_free(log->tokener);
 	free(log->path);
 	memset(log, 0, sizeof(*log));
-}
-
-static const char *string_field(struct json_object *record, const char *key)
-{
-	struct json_object *field;
-
-	if (!json_object_object_get_ex(record, key, &field) ||
-	    !json_object_is_type(field, json_type_string))
-		return NULL;
-	return json_object_get_string(field);
 }
 
 static enum log_kind kind_of(const char *name)
@@ -149,14 +140,13 @@ static int find_use(struct log_summary *log, enum log_kind kind, const char *pro
 static int example_of(struct json_object *record, struct strbuf *out)
 {
 	struct json_object *tuple;
-	const char *hierarchy = string_field(record, "hierarchy");
-	const char *group = string_field(record, "group");
-	const char *file = string_field(record, "file");
-	const char *value = string_field(record, "value");
+	const char *hierarchy = json_field_string(record, "hierarchy");
+	const char *group = json_field_string(record, "group");
+	const char *file = json_field_string(record, "file");
+	const char *value = json_field_string(record, "value");
 	int r = 0;
 
-	if (json_object_object_get_ex(record, "tuple", &tuple) &&
-	    json_object_is_type(tuple, json_type_object)) {
+	if ((tuple = json_field_object(record, "tuple"))) {
 		json_object_object_foreach(tuple, h, path)
 		{
 			if (json_object_is_type(path, json_type_string) &&
@@ -177,15 +167,14 @@ static int example_of(struct json_object *record, struct strbuf *out)
 
 static int add_hierarchies(struct log_use *use, struct json_object *record)
 {
-	const char *hierarchy = string_field(record, "hierarchy");
+	const char *hierarchy = json_field_string(record, "hierarchy");
 	struct json_object *tuple;
 	int r;
 
 	if (hierarchy && (r = add_distinct(use->hierarchies, &use->nr_hierarchies,
 					   LOG_USE_HIERARCHIES, hierarchy)) < 0)
 		return r;
-	if (!json_object_object_get_ex(record, "tuple", &tuple) ||
-	    !json_object_is_type(tuple, json_type_object))
+	if (!(tuple = json_field_object(record, "tuple")))
 		return 0;
 	json_object_object_foreach(tuple, h, path)
 	{
@@ -225,12 +214,12 @@ static int count_record(struct log_summary *log, struct json_object *record, con
 			const char *kind_name, unsigned long folded)
 {
 	_cleanup_strbuf_ struct strbuf example = STRBUF_INIT;
-	const char *script = string_field(record, "script");
-	const char *exe = string_field(record, "exe");
-	const char *comm = string_field(record, "comm");
-	const char *program = string_field(record, "program");
-	const char *first_time = string_field(record, "first_time");
-	const char *last_time = string_field(record, "last_time");
+	const char *script = json_field_string(record, "script");
+	const char *exe = json_field_string(record, "exe");
+	const char *comm = json_field_string(record, "comm");
+	const char *program = json_field_string(record, "program");
+	const char *first_time = json_field_string(record, "first_time");
+	const char *last_time = json_field_string(record, "last_time");
 	enum log_kind kind = kind_of(kind_name);
 	unsigned long records = folded ? folded : 1;
 	struct log_use *use;
@@ -309,8 +298,8 @@ int log_read_line(struct log_summary *log, const char *line, size_t len, unsigne
 		count_corrupt(log, lineno);
 		return 0;
 	}
-	time = string_field(record, "time");
-	kind = string_field(record, "kind");
+	time = json_field_string(record, "time");
+	kind = json_field_string(record, "kind");
 	if (!json_object_object_get_ex(record, "v", &v) || !json_object_is_type(v, json_type_int) ||
 	    !time || !kind) {
 		json_object_put(record);

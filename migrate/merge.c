@@ -2,6 +2,7 @@
 #include "merge.h"
 
 #include "fail.h"
+#include "json_field.h"
 #include "model.h"
 #include "util.h"
 
@@ -43,35 +44,6 @@ struct fleet {
 	struct fleet_lost **lost;
 	unsigned int nr_lost;
 };
-
-static const char *get_string(struct json_object *object, const char *key)
-{
-	struct json_object *field;
-
-	if (!json_object_object_get_ex(object, key, &field) ||
-	    !json_object_is_type(field, json_type_string))
-		return NULL;
-	return json_object_get_string(field);
-}
-
-static long long get_int(struct json_object *object, const char *key)
-{
-	struct json_object *field;
-
-	if (!json_object_object_get_ex(object, key, &field))
-		return 0;
-	return json_object_get_int64(field);
-}
-
-static struct json_object *get_array(struct json_object *object, const char *key)
-{
-	struct json_object *field;
-
-	if (!json_object_object_get_ex(object, key, &field) ||
-	    !json_object_is_type(field, json_type_array))
-		return NULL;
-	return field;
-}
 
 static int grow(void **array, unsigned int nr, size_t size)
 {
@@ -131,7 +103,7 @@ oom:
 
 static int add_processes(struct fleet *fleet, struct json_object *report, const char *host)
 {
-	struct json_object *processes = get_array(report, "processes");
+	struct json_object *processes = json_field_array(report, "processes");
 	int r;
 
 	for (size_t i = 0; processes && i < json_object_array_length(processes); i++) {
@@ -139,7 +111,7 @@ static int add_processes(struct fleet *fleet, struct json_object *report, const 
 		struct json_object *process = json_object_array_get_idx(processes, i);
 		struct json_object *multi, *tuple;
 		struct fleet_program *program;
-		const char *name = get_string(process, "program");
+		const char *name = json_field_string(process, "program");
 
 		if (!name || !json_object_object_get_ex(process, "multi_hierarchy", &multi) ||
 		    !json_object_get_boolean(multi))
@@ -148,8 +120,7 @@ static int add_processes(struct fleet *fleet, struct json_object *report, const 
 		    (r = strbuf_addf(&place, "%s:", host)) < 0)
 			return r;
 		program->processes++;
-		if (json_object_object_get_ex(process, "tuple", &tuple) &&
-		    json_object_is_type(tuple, json_type_object)) {
+		if ((tuple = json_field_object(process, "tuple"))) {
 			json_object_object_foreach(tuple, h, path)
 			{
 				if ((r = strbuf_addf(&place, " %s:%s", h,
@@ -168,41 +139,43 @@ static int add_log(struct fleet *fleet, struct json_object *report, const char *
 	struct json_object *log, *uses;
 	int r;
 
-	if (!json_object_object_get_ex(report, "log", &log) || !(uses = get_array(log, "uses")))
+	if (!json_object_object_get_ex(report, "log", &log) ||
+	    !(uses = json_field_array(log, "uses")))
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(uses); i++) {
 		struct json_object *use = json_object_array_get_idx(uses, i);
-		const char *name = get_string(use, "program"), *kind = get_string(use, "kind");
+		const char *name = json_field_string(use, "program"),
+			   *kind = json_field_string(use, "kind");
 		struct fleet_program *program;
 
 		if (!name || !kind || strcmp(kind, "multi-hierarchy-process"))
 			continue;
 		if ((r = program_of(fleet, name, host, &program)) < 0)
 			return r;
-		program->log_records += get_int(use, "count");
+		program->log_records += json_field_int(use, "count");
 	}
 	return 0;
 }
 
 static int add_lost(struct fleet *fleet, struct json_object *report, const char *host)
 {
-	struct json_object *hierarchies = get_array(report, "hierarchies");
+	struct json_object *hierarchies = json_field_array(report, "hierarchies");
 
 	for (size_t h = 0; hierarchies && h < json_object_array_length(hierarchies); h++) {
 		struct json_object *groups =
-			get_array(json_object_array_get_idx(hierarchies, h), "groups");
+			json_field_array(json_object_array_get_idx(hierarchies, h), "groups");
 
 		for (size_t g = 0; groups && g < json_object_array_length(groups); g++) {
 			struct json_object *settings =
-				get_array(json_object_array_get_idx(groups, g), "settings");
+				json_field_array(json_object_array_get_idx(groups, g), "settings");
 
 			for (size_t s = 0; settings && s < json_object_array_length(settings);
 			     s++) {
 				struct json_object *setting =
 					json_object_array_get_idx(settings, s);
-				const char *file = get_string(setting, "file");
-				const char *fate = get_string(setting, "fate");
-				const char *note = get_string(setting, "note");
+				const char *file = json_field_string(setting, "file");
+				const char *fate = json_field_string(setting, "fate");
+				const char *note = json_field_string(setting, "note");
 				struct fleet_lost *lost;
 
 				if (!file || !fate || strcmp(fate, "lost"))
@@ -241,19 +214,19 @@ static int load_one(struct fleet *fleet, const char *path)
 			return mig_err(-errno, "cannot read the report %s", path);
 		return mig_err(-EINVAL, "%s: not JSON: %s", path, json_util_get_last_err());
 	}
-	schema = get_string(report, "schema");
+	schema = json_field_string(report, "schema");
 	if (!json_object_is_type(report, json_type_object) || !schema ||
 	    strncmp(schema, "cgx-migrate/", 12)) {
 		json_object_put(report);
 		return mig_err(-EINVAL, "%s: not a cgx-migrate report (no \"schema\": \"%s\")",
 			       path, MIG_SCHEMA);
 	}
-	if (strcmp(schema, MIG_SCHEMA) || get_int(report, "version") != MIG_VERSION) {
+	if (strcmp(schema, MIG_SCHEMA) || json_field_int(report, "version") != MIG_VERSION) {
 		r = mig_err(
 			-EPROTONOSUPPORT,
 			"%s: report schema %s version %lld is unknown (this cgx-migrate reads %s "
 			"version %d)",
-			path, schema, get_int(report, "version"), MIG_SCHEMA, MIG_VERSION);
+			path, schema, json_field_int(report, "version"), MIG_SCHEMA, MIG_VERSION);
 		json_object_put(report);
 		return r;
 	}
@@ -263,18 +236,19 @@ static int load_one(struct fleet *fleet, const char *path)
 	}
 	host = &fleet->hosts[fleet->nr_hosts++];
 	memset(host, 0, sizeof(*host));
-	name = get_string(report, "host");
+	name = json_field_string(report, "host");
 	json_object_object_get_ex(report, "verdict", &verdict);
 	host->file = strdup(path);
 	host->host = strdup(name ? name : path);
 	host->status =
-		strdup(get_string(verdict, "status") ? get_string(verdict, "status") : "unknown");
-	host->settings = get_int(verdict, "settings");
-	host->lost = get_int(verdict, "settings_lost");
-	host->approx = get_int(verdict, "settings_approximate");
-	host->processes = get_int(verdict, "processes");
-	host->multi_hierarchy = get_int(verdict, "processes_multi_hierarchy");
-	host->log_multi_hierarchy = get_int(verdict, "log_multi_hierarchy");
+		strdup(json_field_string(verdict, "status") ? json_field_string(verdict, "status")
+							    : "unknown");
+	host->settings = json_field_int(verdict, "settings");
+	host->lost = json_field_int(verdict, "settings_lost");
+	host->approx = json_field_int(verdict, "settings_approximate");
+	host->processes = json_field_int(verdict, "processes");
+	host->multi_hierarchy = json_field_int(verdict, "processes_multi_hierarchy");
+	host->log_multi_hierarchy = json_field_int(verdict, "log_multi_hierarchy");
 	r = -ENOMEM;
 	if (host->file && host->host && host->status &&
 	    (r = add_processes(fleet, report, host->host)) == 0 &&

@@ -31,51 +31,7 @@ struct render_args {
 };
 /* The report in args->format; the signature out_write() wants. */
 int render_report(FILE *out, void *args);
-
-int render_text(FILE *out, const struct mig_report *report, bool colour);
-int render_markdown(FILE *out, const struct mig_report *report);
-int render_html(FILE *out, const struct mig_report *report);
-/* The report as JSON (schema cgx-migrate/1, migrate/README.md); NULL on -ENOMEM. */
-struct json_object *report_to_json(const struct mig_report *report);
+/* @object serialised as out_put_json() writes it, and a newline. */
 int render_json_object(FILE *out, struct json_object *object);
-
-/* Helpers the renderers share. */
-/*
- * Text the report did not write itself, for a human: a control character, a
- * C1 control, a bidirectional override or a byte that is no UTF-8 is shown as
- * \xHH per byte, a backslash as \\, so that nothing reaches a terminal as a
- * command and every name reads back unambiguously (out_escape.c).
- */
-/* The length of the character at @text (1 for a stray byte) and whether it must be escaped. */
-size_t out_char_next(const char *text, bool *unsafe);
-/* @text escaped into @buf, cut at a character to fit. */
-const char *out_text_safe(const char *text, char *buf, size_t size);
-void out_put_safe(FILE *out, const char *text);
-/* Serialised JSON with DEL, C1 and bidi controls as \u escapes and stray bytes as \udcXX. */
-void out_put_json(FILE *out, const char *json);
-/* @value without surrounding white space, cut to fit. */
-const char *v1_text_trimmed(const char *value, char *buf, size_t size);
-/* @value on one line: newlines become "; ". */
-const char *v1_text_oneline(const char *value, char *buf, size_t size);
-/* The note of a setting: the row's, or why there is no v2 value. */
-const char *setting_note(const struct mig_setting *setting);
-/* "cpu,cpuacct memory" for a mask of hierarchies. */
-void hier_mask_names(const struct mig_report *report, uint32_t mask, char *buf, size_t size);
-/* "/students" for hierarchy @h's coordinate of @task. */
-const char *task_coord(const struct mig_report *report, const struct mig_task *task,
-		       unsigned int h);
-
-/* For each v2 node, whether it is its parent's last child; free() it. NULL on -ENOMEM. */
-bool *layout_last_children(const struct mig_report *report);
-/* The "│   ├── " a tree drawn in text puts before node @n. */
-void layout_tree_prefix(const struct mig_report *report, const bool *last, unsigned int n,
-			char *buf, size_t size);
-/* "[cpu memory] 2 processes, approximate; approximate for cpu" after a node's name. */
-void layout_node_notes(const struct mig_report *report, const struct mig_v2node *node, char *buf,
-		       size_t size);
-
-/* How much the human-readable formats list before they say "and N more". */
-#define OUT_MAX_ROWS  200
-#define OUT_MAX_NODES 2000
 
 #endif

@@ -7,7 +7,7 @@
  * a C1 control (U+009B is CSI to some terminals, byte 0x9b to 8-bit ones) or
  * a bidirectional override that reorders what the reader sees.
  */
-#include "out.h"
+#include "out_common.h"
 
 #include <stdint.h>
 #include <string.h>

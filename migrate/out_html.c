@@ -4,9 +4,9 @@
  * hierarchies and the proposed v2 tree drawn as inline SVG (no scripts, no
  * external files, so it opens anywhere and prints as seen).
  */
-#include "out.h"
+#include "out_formats.h"
 
-#include "procinfo.h"
+#include "out_common.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -238,113 +238,100 @@ static void verdict_table(FILE *out, const struct mig_report *report)
 	fputs("</table>\n", out);
 }
 
-static void processes_table(FILE *out, const struct mig_report *report)
+static int processes_table(FILE *out, const struct mig_report *report)
 {
-	unsigned int nr = 0;
+	_cleanup_free_ struct out_task_row *rows = NULL;
+	long nr = out_task_rows(report, &rows);
 
+	if (nr < 0)
+		return (int)nr;
 	fputs("<h2>Processes in groups on different paths</h2>\n", out);
-	for (unsigned int t = 0; t < report->nr_tasks; t++) {
-		const struct mig_task *task = &report->tasks[t];
+	if (nr)
+		fputs("<table><tr><th>pid</th><th>comm</th><th>program</th><th>groups</th>"
+		      "<th>v2 leaf</th><th>fold</th></tr>\n",
+		      out);
+	for (long i = 0; i < nr && i < OUT_MAX_ROWS; i++) {
+		const struct out_task_row *row = &rows[i];
+		const char *fold = row->exact ? "exact" : "approximate";
 
-		if (!task->multi_hierarchy && task->exact)
-			continue;
-		if (!nr)
-			fputs("<table><tr><th>pid</th><th>comm</th><th>program</th><th>groups</th>"
-			      "<th>v2 leaf</th><th>fold</th></tr>\n",
-			      out);
-		if (nr++ >= OUT_MAX_ROWS)
-			continue;
-		fprintf(out, "<tr><td>%d</td><td>", task->pid);
-		escaped(out, task->comm);
+		fprintf(out, "<tr><td>%d</td><td>", row->pid);
+		escaped(out, row->comm);
 		fputs("</td><td>", out);
-		escaped(out, procinfo_program(task));
+		escaped(out, row->program);
 		fputs("</td><td>", out);
-		for (unsigned int h = 0, first = 1; h < report->hiers.nr; h++) {
-			if (!task->coord[h])
-				continue;
-			fputs(first ? "<code>" : "<br><code>", out);
-			escaped(out, report_hier_name(report, h));
+		for (unsigned int g = 0; g < row->nr_groups; g++) {
+			fputs(g ? "<br><code>" : "<code>", out);
+			escaped(out, row->groups[g].hier);
 			fputc(':', out);
-			escaped(out, task_coord(report, task, h));
+			escaped(out, row->groups[g].path);
 			fputs("</code>", out);
-			first = 0;
 		}
 		fputs("</td><td><code>", out);
-		escaped(out, report->nodes[task->leaf].path);
-		fprintf(out, "</code></td><td class=\"%s\">%s</td></tr>\n",
-			task->exact ? "exact" : "approximate",
-			task->exact ? "exact" : "approximate");
+		escaped(out, row->leaf);
+		fprintf(out, "</code></td><td class=\"%s\">%s</td></tr>\n", fold, fold);
 	}
 	fputs(nr ? "</table>\n" : "<p>None.</p>\n", out);
 	if (nr > OUT_MAX_ROWS)
-		fprintf(out, "<p>... and %u more (see the JSON report).</p>\n", nr - OUT_MAX_ROWS);
+		fprintf(out, "<p>... and %ld more (see the JSON report).</p>\n", nr - OUT_MAX_ROWS);
 
 	fputs("<h2>Paths where the group trees differ</h2>\n", out);
 	if (!report->nr_shapes) {
 		fputs("<p>None.</p>\n", out);
-		return;
+		return 0;
 	}
 	fputs("<table><tr><th>path</th><th>has a group in</th><th>has none in</th></tr>\n", out);
 	for (unsigned int s = 0; s < report->nr_shapes && s < OUT_MAX_ROWS; s++) {
-		char present[1024], absent[1024];
+		struct out_shape_row row;
 
-		hier_mask_names(report, report->shapes[s].present_mask, present, sizeof(present));
-		hier_mask_names(report, report->shapes[s].absent_mask, absent, sizeof(absent));
+		out_shape_row(report, s, &row);
 		fputs("<tr><td><code>", out);
-		escaped(out, report->shapes[s].path);
+		escaped(out, row.path);
 		fputs("</code></td><td>", out);
-		escaped(out, present);
+		escaped(out, row.present);
 		fputs("</td><td>", out);
-		escaped(out, absent);
+		escaped(out, row.absent);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
+	return 0;
 }
 
-static void settings_table(FILE *out, const struct mig_report *report)
+static int settings_table(FILE *out, const struct mig_report *report)
 {
-	unsigned long nr = 0;
+	_cleanup_free_ struct out_setting_row *rows = NULL;
+	long nr = out_setting_rows(report, &rows);
 
+	if (nr < 0)
+		return (int)nr;
 	fputs("<h2>Settings that differ from the defaults</h2>\n", out);
-	for (unsigned int h = 0; h < report->hiers.nr; h++) {
-		const struct mig_hier *hier = &report->hier[h];
+	if (nr)
+		fputs("<table><tr><th>hierarchy</th><th>group</th><th>v1 file</th><th>value</th>"
+		      "<th>v2 file</th><th>v2 value</th><th>fate</th><th>what instead</th></tr>\n",
+		      out);
+	for (long i = 0; i < nr && i < OUT_MAX_ROWS; i++) {
+		const struct out_setting_row *row = &rows[i];
+		const char *fate = mig_fate_name(row->fate);
 
-		for (unsigned int g = 0; g < hier->nr_groups; g++) {
-			const struct mig_group *group = &hier->groups[g];
-
-			for (unsigned int s = 0; s < group->nr_settings; s++) {
-				const struct mig_setting *setting = &group->settings[s];
-				const char *fate = mig_fate_name(setting->fate);
-
-				if (!nr)
-					fputs("<table><tr><th>hierarchy</th><th>group</th><th>v1 "
-					      "file</th><th>value</th><th>v2 file</th><th>v2 "
-					      "value</th><th>fate</th><th>what instead</th></tr>\n",
-					      out);
-				if (nr++ >= OUT_MAX_ROWS)
-					continue;
-				fputs("<tr><td>", out);
-				escaped(out, report_hier_name(report, h));
-				fputs("</td><td><code>", out);
-				escaped(out, group->path);
-				fputs("</code></td><td><code>", out);
-				escaped(out, setting->row->name);
-				fputs("</code></td><td><code>", out);
-				escaped(out, setting->value);
-				fputs("</code></td><td><code>", out);
-				escaped(out, setting->row->v2.file ? setting->row->v2.file : "-");
-				fputs("</code></td><td><code>", out);
-				escaped(out, setting->v2_value ? setting->v2_value : "-");
-				fprintf(out, "</code></td><td class=\"%s\">%s</td><td>", fate,
-					fate);
-				escaped(out, setting_note(setting));
-				fputs("</td></tr>\n", out);
-			}
-		}
+		fputs("<tr><td>", out);
+		escaped(out, row->hier);
+		fputs("</td><td><code>", out);
+		escaped(out, row->group);
+		fputs("</code></td><td><code>", out);
+		escaped(out, row->file);
+		fputs("</code></td><td><code>", out);
+		escaped(out, row->value);
+		fputs("</code></td><td><code>", out);
+		escaped(out, row->v2_file ? row->v2_file : "-");
+		fputs("</code></td><td><code>", out);
+		escaped(out, row->v2_value ? row->v2_value : "-");
+		fprintf(out, "</code></td><td class=\"%s\">%s</td><td>", fate, fate);
+		escaped(out, row->note);
+		fputs("</td></tr>\n", out);
 	}
 	fputs(nr ? "</table>\n" : "<p>None.</p>\n", out);
 	if (nr > OUT_MAX_ROWS)
-		fprintf(out, "<p>... and %lu more (see the JSON report).</p>\n", nr - OUT_MAX_ROWS);
+		fprintf(out, "<p>... and %ld more (see the JSON report).</p>\n", nr - OUT_MAX_ROWS);
+	return 0;
 }
 
 static void log_section(FILE *out, const struct log_summary *log)
@@ -436,8 +423,8 @@ int render_html(FILE *out, const struct mig_report *report)
 			fputs(".</p>\n", out);
 		if (report->nr_nodes && (r = draw_layout(out, report)) < 0)
 			return r;
-		processes_table(out, report);
-		settings_table(out, report);
+		if ((r = processes_table(out, report)) < 0 || (r = settings_table(out, report)) < 0)
+			return r;
 	}
 	if (report->log)
 		log_section(out, report->log);

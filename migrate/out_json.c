@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The report as JSON, schema cgx-migrate/1 (migrate/README.md). */
-#include "out.h"
+#include "out_formats.h"
 
+#include "out_common.h"
 #include "procinfo.h"
 #include "util.h"
 
@@ -295,19 +296,9 @@ static struct json_object *verdict_json(struct builder *b, const struct mig_verd
 	if (!object)
 		return NULL;
 	put_string(b, object, "status", v->status);
-	put_int(b, object, "settings", (int64_t)v->settings);
-	put_int(b, object, "settings_exact", (int64_t)v->exact);
-	put_int(b, object, "settings_approximate", (int64_t)v->approx);
-	put_int(b, object, "settings_lost", (int64_t)v->lost);
-	put_int(b, object, "groups", (int64_t)v->groups);
-	put_int(b, object, "groups_approximate", (int64_t)v->groups_approx);
-	put_int(b, object, "groups_shape_divergent", (int64_t)v->groups_shape_divergent);
-	put_int(b, object, "processes", (int64_t)v->processes);
-	put_int(b, object, "processes_multi_hierarchy", (int64_t)v->multi_hierarchy);
-	put_int(b, object, "processes_approximate", (int64_t)v->processes_approx);
-	put_int(b, object, "log_multi_hierarchy", (int64_t)v->log_multi_hierarchy);
-	put_int(b, object, "log_no_v2_equivalent", (int64_t)v->log_no_v2);
-	put_int(b, object, "log_approximate", (int64_t)v->log_approx);
+	for (size_t i = 0; i < out_nr_verdict_counts; i++)
+		put_int(b, object, out_verdict_counts[i].key,
+			(int64_t)out_count_value(v, &out_verdict_counts[i]));
 	return object;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The report as Markdown: tables for lists, the layout as a drawn tree in a code block. */
-#include "out.h"
+#include "out_formats.h"
 
-#include "procinfo.h"
+#include "out_common.h"
 #include "util.h"
 
 #include <string.h>
@@ -65,20 +65,11 @@ static void print_verdict(FILE *out, const struct mig_report *report)
 
 	fprintf(out, "**Verdict: %s**\n\n", v->status);
 	fprintf(out, "| | count |\n|---|---:|\n");
-	fprintf(out, "| settings not at their default | %lu |\n", v->settings);
-	fprintf(out, "| ... converted exactly | %lu |\n", v->exact);
-	fprintf(out, "| ... approximate | %lu |\n", v->approx);
-	fprintf(out, "| ... lost (no v2 equivalent) | %lu |\n", v->lost);
-	fprintf(out, "| groups | %lu |\n", v->groups);
-	fprintf(out, "| ... folding approximately | %lu |\n", v->groups_approx);
-	fprintf(out, "| ... where the trees differ | %lu |\n", v->groups_shape_divergent);
-	fprintf(out, "| processes in groups | %lu |\n", v->processes);
-	fprintf(out, "| ... in groups on different paths | %lu |\n", v->multi_hierarchy);
-	fprintf(out, "| ... folding approximately | %lu |\n", v->processes_approx);
-	if (report->log) {
-		fprintf(out, "| log: multi-hierarchy uses | %lu |\n", v->log_multi_hierarchy);
-		fprintf(out, "| log: writes with no v2 equivalent | %lu |\n", v->log_no_v2);
-		fprintf(out, "| log: approximations | %lu |\n", v->log_approx);
+	for (size_t i = 0; i < out_nr_verdict_counts; i++) {
+		const struct out_count *count = &out_verdict_counts[i];
+
+		if (!count->log || report->log)
+			fprintf(out, "| %s | %lu |\n", count->label, out_count_value(v, count));
 	}
 }
 
@@ -108,43 +99,39 @@ static void print_hierarchies(FILE *out, const struct mig_report *report)
 	}
 }
 
-static void print_divergence(FILE *out, const struct mig_report *report)
+static int print_divergence(FILE *out, const struct mig_report *report)
 {
-	unsigned int nr = 0;
+	_cleanup_free_ struct out_task_row *rows = NULL;
+	long nr = out_task_rows(report, &rows);
 
+	if (nr < 0)
+		return (int)nr;
 	fprintf(out, "\n## Processes in groups on different paths\n\n");
-	for (unsigned int t = 0; t < report->nr_tasks; t++) {
-		const struct mig_task *task = &report->tasks[t];
+	if (nr)
+		fprintf(out, "| pid | comm | program | groups | v2 leaf | fold |\n"
+			     "|---:|---|---|---|---|---|\n");
+	for (long i = 0; i < nr && i < OUT_MAX_ROWS; i++) {
+		const struct out_task_row *row = &rows[i];
 
-		if (!task->multi_hierarchy && task->exact)
-			continue;
-		if (!nr)
-			fprintf(out, "| pid | comm | program | groups | v2 leaf | fold |\n"
-				     "|---:|---|---|---|---|---|\n");
-		if (nr++ >= OUT_MAX_ROWS)
-			continue;
-		fprintf(out, "| %d | ", task->pid);
-		cell(out, task->comm);
+		fprintf(out, "| %d | ", row->pid);
+		cell(out, row->comm);
 		fputs(" | ", out);
-		cell(out, procinfo_program(task));
+		cell(out, row->program);
 		fputs(" | ", out);
-		for (unsigned int h = 0, first = 1; h < report->hiers.nr; h++) {
-			if (!task->coord[h])
-				continue;
-			fputs(first ? "" : "<br>", out);
-			cell(out, report_hier_name(report, h));
+		for (unsigned int g = 0; g < row->nr_groups; g++) {
+			fputs(g ? "<br>" : "", out);
+			cell(out, row->groups[g].hier);
 			fputc(':', out);
-			cell(out, task_coord(report, task, h));
-			first = 0;
+			cell(out, row->groups[g].path);
 		}
 		fputs(" | ", out);
-		code_cell(out, report->nodes[task->leaf].path);
-		fprintf(out, " | %s |\n", task->exact ? "exact" : "approximate");
+		code_cell(out, row->leaf);
+		fprintf(out, " | %s |\n", row->exact ? "exact" : "approximate");
 	}
 	if (!nr)
 		fprintf(out, "None.\n");
 	else if (nr > OUT_MAX_ROWS)
-		fprintf(out, "\n... and %u more (see the JSON report).\n", nr - OUT_MAX_ROWS);
+		fprintf(out, "\n... and %ld more (see the JSON report).\n", nr - OUT_MAX_ROWS);
 
 	fprintf(out, "\n## Paths where the group trees differ\n\n");
 	if (!report->nr_shapes)
@@ -152,61 +139,54 @@ static void print_divergence(FILE *out, const struct mig_report *report)
 	else
 		fprintf(out, "| path | has a group in | has none in |\n|---|---|---|\n");
 	for (unsigned int s = 0; s < report->nr_shapes && s < OUT_MAX_ROWS; s++) {
-		char present[1024], absent[1024];
+		struct out_shape_row row;
 
-		hier_mask_names(report, report->shapes[s].present_mask, present, sizeof(present));
-		hier_mask_names(report, report->shapes[s].absent_mask, absent, sizeof(absent));
+		out_shape_row(report, s, &row);
 		fputs("| ", out);
-		code_cell(out, report->shapes[s].path);
+		code_cell(out, row.path);
 		fputs(" | ", out);
-		cell(out, present);
+		cell(out, row.present);
 		fputs(" | ", out);
-		cell(out, absent);
+		cell(out, row.absent);
 		fputs(" |\n", out);
 	}
+	return 0;
 }
 
-static void print_settings(FILE *out, const struct mig_report *report)
+static int print_settings(FILE *out, const struct mig_report *report)
 {
-	unsigned long nr = 0;
+	_cleanup_free_ struct out_setting_row *rows = NULL;
+	long nr = out_setting_rows(report, &rows);
 
+	if (nr < 0)
+		return (int)nr;
 	fprintf(out, "\n## Settings that differ from the defaults\n\n");
-	for (unsigned int h = 0; h < report->hiers.nr; h++) {
-		const struct mig_hier *hier = &report->hier[h];
+	if (nr)
+		fprintf(out, "| hierarchy | group | v1 file | value | v2 file | v2 value | fate | "
+			     "note |\n"
+			     "|---|---|---|---|---|---|---|---|\n");
+	for (long i = 0; i < nr && i < OUT_MAX_ROWS; i++) {
+		const struct out_setting_row *row = &rows[i];
 
-		for (unsigned int g = 0; g < hier->nr_groups; g++) {
-			const struct mig_group *group = &hier->groups[g];
-
-			for (unsigned int s = 0; s < group->nr_settings; s++) {
-				const struct mig_setting *setting = &group->settings[s];
-
-				if (!nr)
-					fprintf(out,
-						"| hierarchy | group | v1 file | value | v2 file "
-						"| v2 value | fate | note |\n"
-						"|---|---|---|---|---|---|---|---|\n");
-				if (nr++ >= OUT_MAX_ROWS)
-					continue;
-				fputs("| ", out);
-				code_cell(out, report_hier_name(report, h));
-				fputs(" | ", out);
-				code_cell(out, group->path);
-				fprintf(out, " | `%s` | ", setting->row->name);
-				code_cell(out, setting->value);
-				fputs(" | ", out);
-				code_cell(out, setting->row->v2.file);
-				fputs(" | ", out);
-				code_cell(out, setting->v2_value);
-				fprintf(out, " | %s | ", mig_fate_name(setting->fate));
-				cell(out, setting_note(setting));
-				fputs(" |\n", out);
-			}
-		}
+		fputs("| ", out);
+		code_cell(out, row->hier);
+		fputs(" | ", out);
+		code_cell(out, row->group);
+		fprintf(out, " | `%s` | ", row->file);
+		code_cell(out, row->value);
+		fputs(" | ", out);
+		code_cell(out, row->v2_file);
+		fputs(" | ", out);
+		code_cell(out, row->v2_value);
+		fprintf(out, " | %s | ", mig_fate_name(row->fate));
+		cell(out, row->note);
+		fputs(" |\n", out);
 	}
 	if (!nr)
 		fprintf(out, "None.\n");
 	else if (nr > OUT_MAX_ROWS)
-		fprintf(out, "\n... and %lu more (see the JSON report).\n", nr - OUT_MAX_ROWS);
+		fprintf(out, "\n... and %ld more (see the JSON report).\n", nr - OUT_MAX_ROWS);
+	return 0;
 }
 
 static int print_layout(FILE *out, const struct mig_report *report)
@@ -296,9 +276,8 @@ int render_markdown(FILE *out, const struct mig_report *report)
 	print_verdict(out, report);
 	if (report->have_hiers) {
 		print_hierarchies(out, report);
-		print_divergence(out, report);
-		print_settings(out, report);
-		if ((r = print_layout(out, report)) < 0)
+		if ((r = print_divergence(out, report)) < 0 ||
+		    (r = print_settings(out, report)) < 0 || (r = print_layout(out, report)) < 0)
 			return r;
 	}
 	if (report->log)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The report for a terminal: sections, a drawn tree, colour only on a tty. */
-#include "out.h"
+#include "out_formats.h"
 
-#include "procinfo.h"
+#include "out_common.h"
 #include "util.h"
 
 #include <string.h>
@@ -96,121 +96,102 @@ static void print_hierarchies(FILE *out, const struct style *st, const struct mi
 	}
 }
 
-static void print_tuple(FILE *out, const struct mig_report *report, const struct mig_task *task)
+static int print_divergence(FILE *out, const struct style *st, const struct mig_report *report)
 {
-	bool first = true;
+	_cleanup_free_ struct out_task_row *rows = NULL;
+	long nr = out_task_rows(report, &rows);
 
-	for (unsigned int h = 0; h < report->hiers.nr; h++) {
-		if (!task->coord[h])
-			continue;
-		fputs(first ? "" : " ", out);
-		out_put_safe(out, report_hier_name(report, h));
-		fputc(':', out);
-		out_put_safe(out, task_coord(report, task, h));
-		first = false;
-	}
-}
-
-static void print_divergence(FILE *out, const struct style *st, const struct mig_report *report)
-{
-	unsigned int shown = 0, nr = 0;
-
+	if (nr < 0)
+		return (int)nr;
 	heading(out, st, "Processes in groups on different paths");
-	for (unsigned int t = 0; t < report->nr_tasks; t++) {
-		const struct mig_task *task = &report->tasks[t];
+	for (long i = 0; i < nr && i < OUT_MAX_ROWS; i++) {
+		const struct out_task_row *row = &rows[i];
 
-		if (!task->multi_hierarchy && task->exact)
-			continue;
-		if (nr++ >= OUT_MAX_ROWS)
-			continue;
-		fprintf(out, "  %s%d%s ", st->bold, task->pid, st->off);
-		out_put_safe(out, task->comm[0] ? task->comm : "?");
+		fprintf(out, "  %s%d%s ", st->bold, row->pid, st->off);
+		out_put_safe(out, row->comm[0] ? row->comm : "?");
 		fputs(" (", out);
-		out_put_safe(out, procinfo_program(task));
+		out_put_safe(out, row->program);
 		fputs("): ", out);
-		print_tuple(out, report, task);
+		for (unsigned int g = 0; g < row->nr_groups; g++) {
+			fputs(g ? " " : "", out);
+			out_put_safe(out, row->groups[g].hier);
+			fputc(':', out);
+			out_put_safe(out, row->groups[g].path);
+		}
 		fputs("\n      -> ", out);
-		out_put_safe(out, report->nodes[task->leaf].path);
-		fprintf(out, " %s%s%s\n", task->exact ? st->good : st->warn,
-			task->exact ? "exact" : "approximate", st->off);
-		shown++;
+		out_put_safe(out, row->leaf);
+		fprintf(out, " %s%s%s\n", row->exact ? st->good : st->warn,
+			row->exact ? "exact" : "approximate", st->off);
 	}
 	if (!nr)
 		fprintf(out, "  none\n");
-	else if (nr > shown)
-		fprintf(out, "  ... and %u more (see --format json)\n", nr - shown);
+	else if (nr > OUT_MAX_ROWS)
+		fprintf(out, "  ... and %ld more (see --format json)\n", nr - OUT_MAX_ROWS);
 
 	heading(out, st, "Paths where the group trees differ");
 	for (unsigned int s = 0; s < report->nr_shapes && s < OUT_MAX_ROWS; s++) {
-		char present[1024], absent[1024];
+		struct out_shape_row row;
 
-		hier_mask_names(report, report->shapes[s].present_mask, present, sizeof(present));
-		hier_mask_names(report, report->shapes[s].absent_mask, absent, sizeof(absent));
+		out_shape_row(report, s, &row);
 		fputs("  ", out);
 		fputs(st->warn, out);
-		out_put_safe(out, report->shapes[s].path);
+		out_put_safe(out, row.path);
 		fprintf(out, "%s: in ", st->off);
-		out_put_safe(out, present);
+		out_put_safe(out, row.present);
 		fputs("; not in ", out);
-		out_put_safe(out, absent);
+		out_put_safe(out, row.absent);
 		fputc('\n', out);
 	}
 	if (!report->nr_shapes)
 		fprintf(out, "  none\n");
 	else if (report->nr_shapes > OUT_MAX_ROWS)
 		fprintf(out, "  ... and %u more\n", report->nr_shapes - OUT_MAX_ROWS);
+	return 0;
 }
 
-static void print_settings(FILE *out, const struct style *st, const struct mig_report *report)
+static int print_settings(FILE *out, const struct style *st, const struct mig_report *report)
 {
-	unsigned long shown = 0, nr = 0;
+	_cleanup_free_ struct out_setting_row *rows = NULL;
+	long nr = out_setting_rows(report, &rows), shown;
 
+	if (nr < 0)
+		return (int)nr;
 	heading(out, st, "Settings that differ from the defaults");
-	for (unsigned int h = 0; h < report->hiers.nr; h++) {
-		const struct mig_hier *hier = &report->hier[h];
+	for (shown = 0; shown < nr; shown++) {
+		const struct out_setting_row *row = &rows[shown];
+		char value[512], v2[512];
 
-		for (unsigned int g = 0; g < hier->nr_groups; g++) {
-			const struct mig_group *group = &hier->groups[g];
-
-			if (!group->nr_settings)
-				continue;
-			nr += group->nr_settings;
+		/* A group is listed whole or not at all. */
+		if (row->first_of_group) {
 			if (shown >= OUT_MAX_ROWS)
-				continue;
+				break;
 			fputs("  ", out);
 			fputs(st->bold, out);
-			out_put_safe(out, report_hier_name(report, h));
+			out_put_safe(out, row->hier);
 			fputc(':', out);
-			out_put_safe(out, group->path);
+			out_put_safe(out, row->group);
 			fprintf(out, "%s\n", st->off);
-			for (unsigned int s = 0; s < group->nr_settings; s++, shown++) {
-				const struct mig_setting *setting = &group->settings[s];
-				char value[512], v2[512];
-
-				fprintf(out, "    %s = ", setting->row->name);
-				out_put_safe(out,
-					     v1_text_oneline(setting->value, value, sizeof(value)));
-				fputs("  ->  ", out);
-				if (setting->row->v2.file && setting->v2_value) {
-					fprintf(out, "%s = ", setting->row->v2.file);
-					out_put_safe(out, v1_text_oneline(setting->v2_value, v2,
-									  sizeof(v2)));
-				} else if (setting->row->v2.file)
-					fprintf(out, "%s", setting->row->v2.file);
-				else
-					fprintf(out, "no v2 file");
-				fprintf(out, "  %s[%s]%s\n", fate_colour(st, setting->fate),
-					mig_fate_name(setting->fate), st->off);
-				if (*setting_note(setting))
-					fprintf(out, "      %s%s%s\n", st->dim,
-						setting_note(setting), st->off);
-			}
 		}
+		fprintf(out, "    %s = ", row->file);
+		out_put_safe(out, v1_text_oneline(row->value, value, sizeof(value)));
+		fputs("  ->  ", out);
+		if (row->v2_file && row->v2_value) {
+			fprintf(out, "%s = ", row->v2_file);
+			out_put_safe(out, v1_text_oneline(row->v2_value, v2, sizeof(v2)));
+		} else if (row->v2_file)
+			fprintf(out, "%s", row->v2_file);
+		else
+			fprintf(out, "no v2 file");
+		fprintf(out, "  %s[%s]%s\n", fate_colour(st, row->fate), mig_fate_name(row->fate),
+			st->off);
+		if (*row->note)
+			fprintf(out, "      %s%s%s\n", st->dim, row->note, st->off);
 	}
 	if (!nr)
 		fprintf(out, "  none\n");
 	else if (nr > shown)
-		fprintf(out, "  ... and %lu more (see --format json)\n", nr - shown);
+		fprintf(out, "  ... and %ld more (see --format json)\n", nr - shown);
+	return 0;
 }
 
 static int print_layout(FILE *out, const struct style *st, const struct mig_report *report)
@@ -302,9 +283,9 @@ int render_text(FILE *out, const struct mig_report *report, bool colour)
 	print_verdict(out, st, report);
 	if (report->have_hiers) {
 		print_hierarchies(out, st, report);
-		print_divergence(out, st, report);
-		print_settings(out, st, report);
-		if ((r = print_layout(out, st, report)) < 0)
+		if ((r = print_divergence(out, st, report)) < 0 ||
+		    (r = print_settings(out, st, report)) < 0 ||
+		    (r = print_layout(out, st, report)) < 0)
 			return r;
 	}
 	if (report->log)

@@ -7,7 +7,7 @@
  */
 #include "plan.h"
 
-#include "out.h"
+#include "out_common.h"
 #include "util.h"
 
 #include <string.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "table.h"
 
+#include "out_common.h"
 #include "v1_files.h"
 
 #include <json-c/json.h>

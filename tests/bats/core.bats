@@ -2,6 +2,7 @@
 # cgxfs core on the host's real cgroup2 mount: view, groups, moves, errors, restart.
 
 load ../lib/helpers
+load ../gen/invariant
 
 setup() {
 	common_setup
@@ -308,6 +309,31 @@ b"
 	start_cgxfs
 	[ "$(cat "$MNT/cpu,cpuacct/new/tasks")" = "$pid" ]
 	[ -d "$MNT/cpu,cpuacct/new/kid" ]
+}
+
+# cgx-gen seed 6 (tests/gen/regressions/relocate-uaf-after-rename): v1 hierarchies
+# are independent, so a name another hierarchy uses at that place is free here.
+@test "rename onto a name other hierarchies' groups hold folds into their directory" {
+	local sched="$MNT/none,name=sched" np="$MNT/net_cls,net_prio" cpu="$MNT/cpu,cpuacct"
+	mkdir "$sched" "$sched/b" "$cpu/c" "$np/c" "$sched/b/a"
+	spawn_sleeper
+	mv "$sched/b" "$sched/a"
+	echo "$pid" >"$sched/a/a/tasks"
+	echo "$pid" >"$np/c/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/a/a/@net_cls=c" ]
+	mv "$np/c" "$np/a"
+	[ ! -e "$np/c" ]
+	[ -d "$cpu/c" ]
+	[ "$(cat "$np/a/tasks")" = "$pid" ]
+	[ "$(cat "$sched/a/a/tasks")" = "$pid" ]
+	# Both hierarchies now agree on /a/a and /a: the exact directory, no divergent leaf left.
+	[ "$(v2_path_of "$pid")" = "/$BASE/a/a" ]
+	[ -z "$(find "$CG2/$BASE/a" -mindepth 1 -maxdepth 2 -type d -name '@*')" ]
+	# The next change of shape relocates again; the daemon serves it.
+	mkdir "$sched/db"
+	[ -d "$CG2/$BASE/db" ]
+	[ "$(cat "$sched/a/a/tasks")" = "$pid" ]
+	gen_invariant "$pid"
 }
 
 @test "rename gets the kernel's errno for files, other parents and existing names" {

@@ -226,7 +226,7 @@ cgroupfs
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "14:name=jobs:/" ]
-	[ -d "$MNT/name=jobs" ]
+	[ -d "$MNT/none,name=jobs" ]
 	[ "$(ls "$MNT" | grep -c jobs)" = 1 ]
 	echo "${lines[1]}" | grep -q 'Device or resource busy'
 	echo "${lines[2]}" | grep -q 'Invalid argument'
@@ -286,7 +286,7 @@ SCRIPT
 }
 
 @test "a hierarchy made in the view shows in /proc/self/cgroup at once" {
-	run in_exec "mkdir $MNT/name=late && grep name=late /proc/self/cgroup"
+	run in_exec "mkdir $MNT/none,name=late && grep name=late /proc/self/cgroup"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "14:name=late:/" ]

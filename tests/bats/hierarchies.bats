@@ -24,18 +24,18 @@ rmdir_result() {
 	echo "${out##*: }"
 }
 
-@test "mkdir name=jobs makes a named hierarchy with the core files and every process" {
-	[ "$(mkdir_result "$MNT/name=jobs")" = ok ]
-	ls "$MNT" | grep -qx 'name=jobs'
-	[ "$(stat -c %a "$MNT/name=jobs")" = 555 ]
-	[ "$(ls "$MNT/name=jobs" | tr '\n' ' ')" = \
+@test "mkdir none,name=jobs makes a named hierarchy with the core files and every process" {
+	[ "$(mkdir_result "$MNT/none,name=jobs")" = ok ]
+	ls "$MNT" | grep -qx "none,name=jobs"
+	[ "$(stat -c %a "$MNT/none,name=jobs")" = 555 ]
+	[ "$(ls "$MNT/none,name=jobs" | tr '\n' ' ')" = \
 		"cgroup.clone_children cgroup.procs cgroup.sane_behavior notify_on_release release_agent tasks " ]
-	grep -qx "$$" "$MNT/name=jobs/cgroup.procs"
-	mkdir "$MNT/name=jobs/build"
+	grep -qx "$$" "$MNT/none,name=jobs/cgroup.procs"
+	mkdir "$MNT/none,name=jobs/build"
 	spawn_sleeper
-	echo "$pid" >"$MNT/name=jobs/build/tasks"
-	[ "$(cat "$MNT/name=jobs/build/tasks")" = "$pid" ]
-	! grep -qx "$pid" "$MNT/name=jobs/tasks"
+	echo "$pid" >"$MNT/none,name=jobs/build/tasks"
+	[ "$(cat "$MNT/none,name=jobs/build/tasks")" = "$pid" ]
+	! grep -qx "$pid" "$MNT/none,name=jobs/tasks"
 	[ "$(jq -r 'select(.kind == "runtime-hierarchy") | .hierarchy' "$DEPRECATION_LOG")" = name=jobs ]
 }
 
@@ -44,6 +44,8 @@ rmdir_result() {
 	[ "$(mkdir_result "$MNT/none")" = "Invalid argument" ]
 	[ "$(mkdir_result "$MNT/none,cpu")" = "Invalid argument" ]
 	[ "$(mkdir_result "$MNT/name=a,name=b")" = "Invalid argument" ]
+	# cgroup1_root_to_use(): a name alone finds a hierarchy, never makes one.
+	[ "$(mkdir_result "$MNT/name=jobs")" = "Invalid argument" ]
 	[ "$(mkdir_result "$MNT/name=bad/x")" = "No such file or directory" ]
 	[ "$(mkdir_result "$MNT/cpu,memory")" = "Device or resource busy" ]
 	[ "$(mkdir_result "$MNT/cpuacct,cpu")" = "Device or resource busy" ]
@@ -56,11 +58,11 @@ rmdir_result() {
 }
 
 @test "rmdir of a hierarchy is EBUSY while it has groups; its controllers are free after" {
-	mkdir "$MNT/name=jobs" "$MNT/name=jobs/g"
-	[ "$(rmdir_result "$MNT/name=jobs")" = "Device or resource busy" ]
-	rmdir "$MNT/name=jobs/g"
-	[ "$(rmdir_result "$MNT/name=jobs")" = ok ]
-	! ls "$MNT" | grep -qx 'name=jobs'
+	mkdir "$MNT/none,name=jobs" "$MNT/none,name=jobs/g"
+	[ "$(rmdir_result "$MNT/none,name=jobs")" = "Device or resource busy" ]
+	rmdir "$MNT/none,name=jobs/g"
+	[ "$(rmdir_result "$MNT/none,name=jobs")" = ok ]
+	! ls "$MNT" | grep -qx "none,name=jobs"
 
 	rmdir "$MNT/memory" "$MNT/cpu,cpuacct"
 	[ ! -e "$MNT/cpu" ]
@@ -76,15 +78,15 @@ rmdir_result() {
 }
 
 @test "hierarchies made at run time come back after kill -9, with their groups and tasks" {
-	mkdir "$MNT/name=jobs" "$MNT/name=jobs/build"
+	mkdir "$MNT/none,name=jobs" "$MNT/none,name=jobs/build"
 	rmdir "$MNT/devices"
 	spawn_sleeper
-	echo "$pid" >"$MNT/name=jobs/build/tasks"
+	echo "$pid" >"$MNT/none,name=jobs/build/tasks"
 	kill_daemon_hard
 	start_cgxfs
-	ls "$MNT" | grep -qx 'name=jobs'
+	ls "$MNT" | grep -qx "none,name=jobs"
 	! ls "$MNT" | grep -qx devices
-	[ "$(cat "$MNT/name=jobs/build/tasks")" = "$pid" ]
+	[ "$(cat "$MNT/none,name=jobs/build/tasks")" = "$pid" ]
 	# --hierarchies given again replaces what the base kept.
 	stop_cgxfs
 	start_cgxfs --hierarchies 'cpu,cpuacct;name=jobs'
@@ -96,7 +98,7 @@ rmdir_result() {
 
 @test "making a hierarchy needs CAP_SYS_ADMIN, also from root" {
 	command -v setpriv >/dev/null || skip "setpriv is missing"
-	run setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin -- mkdir "$MNT/name=jobs"
+	run setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin -- mkdir "$MNT/none,name=jobs"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"Operation not permitted"* ]]
 	run setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin -- rmdir "$MNT/pids"

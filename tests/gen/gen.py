@@ -454,7 +454,8 @@ class Generator:
             spec = rng.choice(v1files.CONTROLLERS)
         controllers, name, none = v1files.parse_spec(spec)
         real = all(c in v1files.CONTROLLERS for c in controllers)
-        if real and (controllers or name) and not (none and controllers) \
+        # cgroup1_root_to_use(): a new hierarchy takes controllers or "none" (with a name).
+        if real and (controllers or (none and name)) and not (none and controllers) \
                 and not set(controllers) & m.bound() and name not in m.names() \
                 and spec not in m.hiers:
             m.hiers[spec] = Hier(spec, spec)

@@ -9,10 +9,6 @@ README "Seeds and the generator").
 """
 
 KNOWN = {
-    "mkhier-name-only": (
-        "mkdir VIEW/name=X makes a named hierarchy, where v1's mount -t cgroup -o name=X "
-        "fails with EINVAL for a new hierarchy (cgroup1_root_to_use(): 'No subsys list or "
-        "none specified'; only an existing one is found by its name alone)"),
     "pids-peak-relocation": (
         "pids.peak counts the daemon's own moves of tasks into P/@tasks (the kernel charges "
         "the new cgroup before it uncharges the old one), so it reads more than v1's"),

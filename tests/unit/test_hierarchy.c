@@ -95,6 +95,8 @@ int main(void)
 	CHECK_EQ_INT(hier_set_add(&set, "none,pids"), -EINVAL);
 	CHECK_EQ_INT(hier_set_add(&set, "none,none,name=x"), -EINVAL);
 	CHECK_EQ_INT(hier_set_add(&set, "pids;freezer"), -EINVAL);
+	/* A name alone finds a hierarchy, never makes one. */
+	CHECK_EQ_INT(hier_set_add(&set, "name=jobs"), -EINVAL);
 	CHECK_EQ_INT(set.nr, 3);
 	CHECK_EQ_INT(hier_set_add(&set, "none,name=jobs"), 0);
 	CHECK_EQ_INT(hier_set_add(&set, "pids,freezer"), 0);

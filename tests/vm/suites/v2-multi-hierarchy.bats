@@ -256,3 +256,29 @@ time.sleep(1000)' "$view" "$g" 3>&- &
   [ "$(cat "$calls")" = "/job 0" ]
   echo "" >"$VIEW/freezer/release_agent"
 }
+
+# cgx-gen seed 6 (tests/gen/regressions/relocate-uaf-after-rename): a rename
+# builds the group's directories anew; one that turns inner passes the
+# controllers on before anything below enables them (else ENOENT, and the
+# relocations that followed failed and read a freed leaf).
+@test "a rename onto a directory other hierarchies use folds there, controllers on" {
+  local view=/run/cgx-rename
+  view_start "$view" cgxfs-rename.log --base cgx-rename \
+    --hierarchies 'cpu,cpuacct;net_prio;none,name=sched'
+  local sched=$view/sched np=$view/net_prio cpu=$view/cpu,cpuacct
+  mkdir "$sched/b" "$cpu/c" "$np/c" "$sched/b/a"
+  spawn
+  mv "$sched/b" "$sched/a"
+  grep -qw cpu "$CG2/cgx-rename/a/cgroup.subtree_control"
+  echo "$pid" >"$sched/a/a/tasks"
+  echo "$pid" >"$np/c/tasks"
+  [ "$(leaf_of "$pid")" = "$CG2/cgx-rename/a/a/@net_prio=c" ]
+  mv "$np/c" "$np/a"
+  [ "$(cat "$np/a/tasks")" = "$pid" ]
+  [ "$(leaf_of "$pid")" = "$CG2/cgx-rename/a/a" ]
+  mkdir "$sched/db"
+  [ "$(cat "$sched/a/a/tasks")" = "$pid" ]
+  ! grep -q 'cannot' "${VM_OUT:-/tmp}/cgxfs-rename.log"
+  kill -9 "$pid"
+  view_stop "$view"
+}
