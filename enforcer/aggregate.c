@@ -14,7 +14,7 @@
  * A directory constrained by several groups (G and its ancestors in the
  * same hierarchy) gets the smallest part any of them grants.
  */
-#include "internal.h"
+#include "aggregate.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -400,6 +400,8 @@ int cgx_aggregate_rebalance(struct cgx_ctx *ctx)
 	struct plan plan = {0};
 	int r = 0;
 
+	/* Whatever asked for it is settled by this pass. */
+	ctx->rebalance_wanted = false;
 	/* The common case, every fold exact and nothing left to restore, costs one pass. */
 	if (ctx->aggregates.checked && !ctx->aggregates.enforcing && !any_divergent_leaf(ctx))
 		return 0;
@@ -481,4 +483,15 @@ int cgx_limits_report(struct cgx_ctx *ctx, struct strbuf *out)
 		if ((r = report_group(ctx, ctx->tree.base, h, out)) < 0)
 			return r;
 	return 0;
+}
+
+int cgx_aggregate_settle(struct cgx_ctx *ctx)
+{
+	int r;
+
+	if (!ctx->rebalance_wanted)
+		return 0;
+	if ((r = cgx_aggregate_rebalance(ctx)) < 0)
+		cgx_log_errno(r, "limits not split again yet, the next rebalance follows");
+	return r;
 }

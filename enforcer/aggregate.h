@@ -1,34 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the split of aggregate limits keeps between rebalances (aggregate.c). */
+/* The aggregate layer: limits split over divergent leaves (aggregate.c). */
 #ifndef CGX_AGGREGATE_H
 #define CGX_AGGREGATE_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "state.h"
 
-/* The longest a split may lag behind usage: the watcher rebalances this often. */
-#define CGX_REBALANCE_INTERVAL_MS 1000
-
-struct v2_dir;
-
-/* What a directory's cpu.stat said at the last rebalance: a rate needs two readings. */
-struct usage_sample {
-	const struct v2_dir *dir; /* compared, never dereferenced: it may be gone */
-	unsigned long long usage;
-	unsigned long long rate;  /* growth of usage over the last interval */
-	unsigned long long round; /* of the last reading; 0: none yet */
-};
-
-struct aggregate_state {
-	struct usage_sample *samples;
-	size_t nr_samples, cap_samples;
-	unsigned long long round;
-	/* Some limit was split at the last rebalance, and must be restored once exact. */
-	bool enforcing;
-	/* Every limit was looked at once since start-up (a split may predate the daemon). */
-	bool checked;
-};
-
-void aggregate_state_release(struct aggregate_state *state);
+/* aggregate.c: true for memory.max, pids.max, cpu.max, the limits a split may carry. */
+bool aggregate_is_limit_file(const char *v2_file);
+/*
+ * The deepest group of @hier on @tuple's path whose @controller limit is
+ * split over @leaf (a leaf outside its directory), NULL when none: the one
+ * whose limit the leaf's part stands for.
+ */
+struct v2_dir *aggregate_limit_owner(const struct v2_dir *leaf, const struct tuple *tuple,
+				     unsigned int hier, const char *controller);
+/* A leaf that some group of its tuple is not an ancestor of: limits may need splitting there. */
+bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf);
+/*
+ * Splits @limit into @nr @parts from each one's @demand: half of it evenly
+ * (a reserve of at least @floor each), the other half by headroom on usage
+ * above the reserve (when it all fits; in proportion when not) or, @by_rate,
+ * in proportion to demand. Parts are multiples of @unit and add up to at most
+ * @limit unless the floors alone pass it.
+ */
+void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
+		     const unsigned long long *demand, size_t nr, unsigned long long limit,
+		     unsigned long long *parts);
 
 #endif

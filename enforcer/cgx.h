@@ -9,10 +9,11 @@
 #ifndef CGX_H
 #define CGX_H
 
-#include "aggregate.h"
-#include "deprecation.h"
+#include "aggregate_state.h"
+#include "deprecation_log.h"
+#include "event.h"
 #include "hierarchy.h"
-#include "memevent.h"
+#include "memevent_state.h"
 #include "tree.h"
 #include "v1_files.h"
 
@@ -52,7 +53,14 @@ struct cgx_ctx {
 	struct aggregate_state aggregates;
 	/* A directory of the mirror was found gone from v2: cgx_reconcile() is due. */
 	bool reconcile_wanted;
+	/*
+	 * Leaves moved or a limit changed: the split is settled once, as the
+	 * lock is released (cgx_unlock()), not after each step of a request.
+	 */
+	bool rebalance_wanted;
 	struct memevent_state memevents;
+	/* Who hears the events of the group layer (event.h), NULL-terminated; set at open. */
+	cgx_event_fn *const *subscribers;
 };
 
 int cgx_ctx_open(struct cgx_ctx **ctx, const struct cgx_options *options);
@@ -72,14 +80,10 @@ int cgx_hierarchy_add(struct cgx_ctx *ctx, const char *name, const struct cgx_ca
 int cgx_hierarchy_remove(struct cgx_ctx *ctx, const char *name, const struct cgx_caller *caller);
 
 /* Groups. */
-bool cgx_is_group(const struct v2_dir *dir, unsigned int hier);
 /* The v1 name of a group (NULL for the base). */
 const char *cgx_group_name(const struct v2_dir *dir);
 int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
 		     const char *name, struct v2_dir **child);
-/* Next child group after @prev (NULL: the first) of @parent in @hier, NULL at the end. */
-struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev);
-unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier);
 int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name,
 		    const struct cgx_caller *caller, mode_t mode, struct v2_dir **child);
 int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
@@ -146,6 +150,8 @@ int cgx_reconcile(struct cgx_ctx *ctx);
 /* Aggregate limits over divergent folds (aggregate.c). */
 /* Splits each limit whose group's processes lie outside its directory; restores exact ones. */
 int cgx_aggregate_rebalance(struct cgx_ctx *ctx);
+/* The rebalance a request asked for (ctx->rebalance_wanted), if it did. */
+int cgx_aggregate_settle(struct cgx_ctx *ctx);
 /*
  * The cgx.limits file: one line per limit set, "HIERARCHY GROUP V2FILE exact"
  * or "... enforced" when it is split over leaves outside the group.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The files every v1 group has, whatever its controllers (kernel/cgroup/cgroup-v1.c). */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Opening a view: find the cgroup2 mount, claim the base, rebuild the state from it. */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <libmount/libmount.h>
@@ -99,8 +99,12 @@ static int read_controllers(struct cgx_ctx *ctx)
  */
 static int choose_hierarchies(struct cgx_ctx *ctx, const struct cgx_options *options)
 {
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	struct cgx_hier_set stored;
-	int r = state_load_hierarchies(ctx->base_fd, &stored);
+	int r = state_load_hierarchies(ctx->base_fd, &text);
+
+	if (r == 0)
+		r = hier_set_parse_stored(&stored, text.buf);
 
 	if (r == -ENODATA)
 		return 0;
@@ -116,6 +120,17 @@ static int choose_hierarchies(struct cgx_ctx *ctx, const struct cgx_options *opt
 	return 0;
 }
 
+/*
+ * Who hears the group layer's events, in the order the side effects ran
+ * when they were called directly: release, then the deprecation checks.
+ */
+static cgx_event_fn *const subscribers[] = {
+	release_on_event,
+	deprecation_on_event,
+	memevent_on_event,
+	NULL,
+};
+
 int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 {
 	struct cgx_ctx *ctx = calloc(1, sizeof(*ctx));
@@ -126,6 +141,7 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->cgroup2_fd = ctx->base_fd = -1;
+	ctx->subscribers = subscribers;
 	pthread_mutex_init(&ctx->lock, NULL);
 	log_path =
 		options->deprecation_log ? options->deprecation_log : CGX_DEFAULT_DEPRECATION_LOG;
@@ -182,7 +198,8 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		goto fail;
 	}
 	/* A daemon killed mid-way may have left leaves in the wrong place. */
-	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 || (r = relocate_leaves(ctx)) < 0)
+	if ((r = dir_sync_controllers(ctx, ctx->tree.base)) < 0 || (r = relocate_leaves(ctx)) < 0 ||
+	    (r = cgx_aggregate_settle(ctx)) < 0)
 		goto fail;
 	memevent_restore(ctx, options->listeners_per_uid);
 	*out = ctx;
@@ -214,7 +231,9 @@ void cgx_lock(struct cgx_ctx *ctx)
 	pthread_mutex_lock(&ctx->lock);
 }
 
+/* The end of a request: what it asked to rebalance is done once, still under the lock. */
 void cgx_unlock(struct cgx_ctx *ctx)
 {
+	cgx_aggregate_settle(ctx);
 	pthread_mutex_unlock(&ctx->lock);
 }

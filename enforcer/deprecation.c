@@ -4,9 +4,9 @@
  * rate limit and the size cap, and deciding which operations are
  * multi-hierarchy uses.
  */
-#include "deprecation.h"
+#include "deprecation_log.h"
 #include "deprecation_text.h"
-#include "internal.h"
+#include "deprecation.h"
 #include "proc_identity.h"
 
 #include <fcntl.h>
@@ -30,30 +30,6 @@
 #define DETAIL_TEXT_MAX (PATH_MAX + 1024)
 
 _Static_assert(DEPRECATION_NR_KINDS <= DEPRECATION_RATE_KINDS, "a uid budget counts every kind");
-
-static const char *const kind_names[DEPRECATION_NR_KINDS] = {
-	[DEPRECATION_MULTI_HIERARCHY_PROCESS] = "multi-hierarchy-process",
-	[DEPRECATION_DIVERGENT_TREE] = "divergent-tree",
-	[DEPRECATION_NAMED_HIERARCHY] = "named-hierarchy",
-	[DEPRECATION_RUNTIME_HIERARCHY] = "runtime-hierarchy",
-	[DEPRECATION_NO_V2_EQUIVALENT] = "no-v2-equivalent",
-	[DEPRECATION_APPROXIMATE] = "approximate",
-	[DEPRECATION_DELEGATION_REFUSED] = "delegation-refused",
-};
-
-const char *deprecation_kind_name(enum deprecation_kind kind)
-{
-	return kind < DEPRECATION_NR_KINDS ? kind_names[kind] : "?";
-}
-
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t hash = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return hash;
-}
 
 /* "2026-12-03T11:30:00.123Z" */
 static void rfc3339_now(char *buf, size_t size)
@@ -220,7 +196,7 @@ static struct json_object *summary_line(unsigned int kind, unsigned long long fo
 	rfc3339_now(time, sizeof(time));
 	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
 	json_object_object_add(obj, "time", json_object_new_string(time));
-	json_object_object_add(obj, "kind", json_object_new_string(kind_names[kind]));
+	json_object_object_add(obj, "kind", json_object_new_string(deprecation_kind_name(kind)));
 	json_object_object_add(obj, "folded", json_object_new_int64((int64_t)folded));
 	json_object_object_add(obj, "first_time", json_object_new_string(first));
 	json_object_object_add(obj, "last_time", json_object_new_string(last));
@@ -318,7 +294,7 @@ static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slo
 		if (syslog_room(log, now_ms))
 			cgx_log(CGX_LOG_WARNING,
 				"deprecated: %llu more %s warnings by %s (uid %u) were held back",
-				slot->held_back, kind_names[slot->key.kind], program,
+				slot->held_back, deprecation_kind_name(slot->key.kind), program,
 				(unsigned int)slot->key.uid);
 		else
 			log->syslog_held_back += slot->held_back;
@@ -399,7 +375,8 @@ int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out)
 	int r;
 
 	for (unsigned int kind = 0; kind < DEPRECATION_NR_KINDS; kind++)
-		if ((r = strbuf_addf(out, "%s %llu\n", kind_names[kind], log->count[kind])) < 0)
+		if ((r = strbuf_addf(out, "%s %llu\n", deprecation_kind_name(kind),
+				     log->count[kind])) < 0)
 			return r;
 	return strbuf_addf(out,
 			   "log_lost %llu\nsyslog_suppressed %llu\nlog_folded %llu\n"
@@ -502,7 +479,8 @@ static struct json_object *event_object(const struct cgx_ctx *ctx,
 	}
 	json_object_object_add(obj, "v", json_object_new_int(DEPRECATION_LOG_SCHEMA));
 	json_object_object_add(obj, "time", json_object_new_string(time));
-	json_object_object_add(obj, "kind", json_object_new_string(kind_names[event->kind]));
+	json_object_object_add(obj, "kind",
+			       json_object_new_string(deprecation_kind_name(event->kind)));
 	if (event->hier >= 0) {
 		put_text(obj, "hierarchy", ctx->hiers.hier[event->hier].proc_name, PATH_TEXT_MAX,
 			 cuts);
@@ -560,8 +538,8 @@ static void say(struct deprecation_log *log, const struct deprecation_event *eve
 	log_text_printable(printable, sizeof(printable), program);
 	log_text_printable(detail, sizeof(detail), event->detail ? event->detail : "");
 	cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s (pid %d, uid %u)%s%s",
-		kind_names[event->kind], printable, (int)who->pid, (unsigned int)who->uid,
-		detail[0] ? ": " : "", detail);
+		deprecation_kind_name(event->kind), printable, (int)who->pid,
+		(unsigned int)who->uid, detail[0] ? ": " : "", detail);
 }
 
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event)
@@ -709,8 +687,10 @@ static void record_named_hierarchy(struct cgx_ctx *ctx, const struct cgx_caller 
 			   });
 }
 
-void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *caller,
-			      unsigned int hier, struct v2_dir *group, const struct tuple *tuple)
+/* After a process joined @group of @hier and now has @tuple. */
+static void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+				     unsigned int hier, struct v2_dir *group,
+				     const struct tuple *tuple)
 {
 	struct fold_target target;
 	struct v2_dir *leaf_dir;
@@ -740,13 +720,14 @@ void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_caller *call
 				});
 }
 
-void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *caller,
-			     unsigned int hier, struct v2_dir *group)
+static void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller *caller,
+				    unsigned int hier, struct v2_dir *group)
 {
 	record_named_hierarchy(ctx, caller, hier, group, NULL);
 }
 
-void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
+/* After a write of @value to the file of @fc succeeded. */
+static void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
 {
 	const struct v1_file *row = fc->ctx->hiers.hier[fc->hier].files[fc->file];
 	enum deprecation_kind kind;
@@ -772,4 +753,24 @@ void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
 					    .v2_dir = fc->dir,
 					    .detail = row->v2.note,
 				    });
+}
+
+void deprecation_on_event(const struct cgx_event *event)
+{
+	switch (event->kind) {
+	case CGX_EVENT_MKDIR:
+		deprecation_check_mkdir(event->ctx, event->caller, event->hier, event->group);
+		break;
+	case CGX_EVENT_ATTACH:
+		deprecation_check_attach(event->ctx, event->caller, event->hier, event->group,
+					 event->tuple);
+		break;
+	case CGX_EVENT_WRITE:
+		/* A rename carries values over as the daemon: no one's use to record. */
+		if (event->caller->tid != getpid())
+			deprecation_check_write(event->fc, event->value);
+		break;
+	case CGX_EVENT_RMDIR:
+		break;
+	}
 }

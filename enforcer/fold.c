@@ -52,14 +52,26 @@ static void legible_path(const struct v2_dir *group, char *buf, size_t size)
 	buf[len] = '\0';
 }
 
+int fold_hashed_leaf_name(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
+			  const struct tuple *tuple, char *name, size_t size)
+{
+	_cleanup_free_ char *canonical = malloc(FOLD_TUPLE_TEXT_MAX);
+	int r;
+
+	if (!canonical)
+		return -ENOMEM;
+	if ((r = fold_tuple_format(tree, hiers, tuple, canonical, FOLD_TUPLE_TEXT_MAX)) < 0)
+		return r;
+	snprintf(name, size, "@~%016" PRIx64, fnv1a(canonical));
+	return 0;
+}
+
 static int divergent_leaf_name(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 			       const struct tuple *tuple, unsigned int primary,
 			       struct fold_target *target)
 {
 	char legible[4096] = "@", part[1024];
-	_cleanup_free_ char *canonical = malloc(FOLD_TUPLE_TEXT_MAX);
 	size_t used = 1;
-	int r;
 
 	for (unsigned int i = 0; i < hiers->nr; i++) {
 		unsigned int h = hiers->primary_order[i];
@@ -77,15 +89,10 @@ static int divergent_leaf_name(const struct v2_tree *tree, const struct cgx_hier
 		}
 		used += w;
 	}
-	if (!canonical)
-		return -ENOMEM;
-	if ((r = fold_tuple_format(tree, hiers, tuple, canonical, FOLD_TUPLE_TEXT_MAX)) < 0)
-		return r;
 	if (used > LEGIBLE_NAME_MAX)
-		snprintf(target->leaf_name, sizeof(target->leaf_name), "@~%016" PRIx64,
-			 tree_hash(canonical));
-	else
-		memcpy(target->leaf_name, legible, used + 1);
+		return fold_hashed_leaf_name(tree, hiers, tuple, target->leaf_name,
+					     sizeof(target->leaf_name));
+	memcpy(target->leaf_name, legible, used + 1);
 	return 0;
 }
 

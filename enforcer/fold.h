@@ -42,6 +42,14 @@ bool fold_dir_is_inner(const struct v2_dir *dir);
  * kilobytes at once has a tuple that cannot be kept (its move is refused).
  */
 #define FOLD_TUPLE_TEXT_MAX 65536
+/*
+ * The hashed leaf name of @tuple, "@~" and the FNV-1a of its canonical text
+ * (fold_tuple_format()): the name of a leaf whose legible name is too long
+ * or taken. One rule, so that a restarted daemon and cgx-migrate name the
+ * same leaf alike.
+ */
+int fold_hashed_leaf_name(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
+			  const struct tuple *tuple, char *name, size_t size);
 int fold_tuple_format(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 		      const struct tuple *tuple, char *buf, size_t size);
 /* The inverse; -EINVAL for a malformed line, -ENOENT for a group that does not exist. */

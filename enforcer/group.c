@@ -1,31 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* v1 groups: lookup, mkdir, rmdir, rename, attributes, and file dispatch. */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
 #define KERNFS_PAGE 4096
-
-int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
-{
-	char path[PATH_MAX];
-	int r = tree_path(dir, false, path, sizeof(path));
-
-	if (r < 0)
-		return r;
-	r = v2_open_dir(ctx->base_fd, path);
-	/* Removed behind the daemon's back: the watcher repairs the mirror (reconcile.c). */
-	if (r == -ENOENT)
-		ctx->reconcile_wanted = true;
-	return r;
-}
-
-bool cgx_is_group(const struct v2_dir *dir, unsigned int hier)
-{
-	return dir->group[hier] != NULL;
-}
 
 const char *cgx_group_name(const struct v2_dir *dir)
 {
@@ -43,24 +24,6 @@ int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 		return -ENOENT;
 	*child = dir;
 	return 0;
-}
-
-struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev)
-{
-	struct v2_dir *dir = prev ? prev->next_sibling : parent->first_child;
-
-	while (dir && !dir->group[hier])
-		dir = dir->next_sibling;
-	return dir;
-}
-
-unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier)
-{
-	unsigned int n = 0;
-
-	v2_dir_for_each_child (child, dir)
-		n += child->group[hier] != NULL;
-	return n;
 }
 
 int cgx_file_lookup(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, const char *name)
@@ -209,8 +172,12 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after mkdir %s", name);
 	dir_sync_controllers(ctx, parent);
-	release_arm(ctx, parent, hier);
-	deprecation_check_mkdir(ctx, caller, hier, dir);
+	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_MKDIR,
+					   .ctx = ctx,
+					   .caller = caller,
+					   .hier = hier,
+					   .parent = parent,
+					   .group = dir});
 	*child = dir;
 	return 0;
 undo:
@@ -300,7 +267,11 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return r;
 	if ((r = group_forget(ctx, dir, hier)) < 0)
 		return cgx_log_errno(r, "cannot forget group %s", name);
-	memevent_group_removed(ctx, dir->group[hier]->id);
+	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_RMDIR,
+					   .ctx = ctx,
+					   .hier = hier,
+					   .group = dir,
+					   .group_id = dir->group[hier]->id});
 	tree_drop_group(&ctx->tree, dir, hier);
 	/*
 	 * The group is gone from here on; a directory that stays is only logged.
@@ -664,8 +635,7 @@ ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 	copy[len] = '\0';
 	if ((r = row->write(&fc, copy, len)) < 0)
 		return r;
-	/* A rename carries values over as the daemon: no one's use to record. */
-	if (caller->tid != getpid())
-		deprecation_check_write(&fc, copy);
+	cgx_event_emit(&(struct cgx_event){
+		.kind = CGX_EVENT_WRITE, .ctx = ctx, .caller = caller, .fc = &fc, .value = copy});
 	return (ssize_t)len;
 }

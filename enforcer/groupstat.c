@@ -15,7 +15,7 @@
  * the local counters of the directories holding them; the failures of a
  * limit, those of the directories the limit is set or split on.
  */
-#include "internal.h"
+#include "groupstat.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -19,6 +19,7 @@
 	"cpuset;cpu,cpuacct;blkio;memory;devices;freezer;net_cls,net_prio;perf_event;hugetlb;"     \
 	"pids;rdma;misc;name=systemd"
 
+struct v1_controller;
 struct v1_file;
 
 struct cgx_hier {
@@ -34,6 +35,12 @@ struct cgx_hier {
 	bool none;
 	const char *controllers[CGX_MAX_CONTROLLER];
 	unsigned int nr_controllers;
+	/*
+	 * The rows of each of @controllers (NULL for one without files), kept by
+	 * v1_files_build() so that the layers below the controllers' tables
+	 * reach them without the registry.
+	 */
+	const struct v1_controller *controller_rows[CGX_MAX_CONTROLLER];
 	/* Every file of a group of this hierarchy, sorted by name. */
 	const struct v1_file **files;
 	unsigned int nr_files;
@@ -50,6 +57,9 @@ struct cgx_hier_set {
 };
 
 /*
+ * The builders of a set (hierarchy_set.c): each builds the file tables from
+ * the registry, so that only the layers above the controllers call them.
+ *
  * Parse "cpu,cpuacct;memory;name=systemd". -EINVAL for an unknown controller,
  * an empty or malformed entry or a bad name; -EBUSY for a controller or name
  * given twice (the kernel refuses to bind a controller to two hierarchies).

@@ -4,7 +4,7 @@
  * does what `mount -t cgroup -o none,name=jobs` did, `rmdir` what its last
  * umount did. A controller is bound to one hierarchy at a time.
  */
-#include "internal.h"
+#include "group.h"
 
 #include <stdio.h>
 #include <string.h>

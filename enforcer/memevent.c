@@ -46,7 +46,7 @@
  * descriptors are held once. A registration stops counting against its user
  * when rmdir removes its group, though it is woken and let go a moment later.
  */
-#include "internal.h"
+#include "memevent.h"
 #include "proc_account.h"
 
 #include <fcntl.h>
@@ -1110,7 +1110,8 @@ size_t cgx_memevent_pollfds(struct cgx_ctx *ctx, struct pollfd *fds, size_t room
 	return nr;
 }
 
-void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id)
+/* rmdir: every listener on group @group_id is dropped, signalled once by the next check. */
+static void memevent_group_removed(struct cgx_ctx *ctx, uint64_t group_id)
 {
 	struct memevent_state *state = &ctx->memevents;
 
@@ -1148,4 +1149,10 @@ void memevent_state_release(struct memevent_state *state)
 	tdestroy(state->uid_counts, free);
 	state->uid_counts = NULL;
 	state->nr_ticked = state->nr_fds = state->nr_fds_unprivileged = 0;
+}
+
+void memevent_on_event(const struct cgx_event *event)
+{
+	if (event->kind == CGX_EVENT_RMDIR)
+		memevent_group_removed(event->ctx, event->group_id);
 }

@@ -3,7 +3,7 @@
 #ifndef CGX_PROC_H
 #define CGX_PROC_H
 
-#include "v2io.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <sys/types.h>

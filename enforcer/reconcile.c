@@ -12,7 +12,7 @@
  * ("@tasks", a divergent leaf) that only held processes is forgotten. Each
  * repair is logged.
  */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <stdio.h>

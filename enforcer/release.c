@@ -7,7 +7,7 @@
  * cgroup.events ("populated 0"), which the front end watches with inotify
  * and answers by calling cgx_release_check().
  */
-#include "internal.h"
+#include "release.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -117,10 +117,11 @@ static void check_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
 }
 
 /*
+ * The group of @h at @dir now holds a task or a child.
  * Armed at once by a move or mkdir, not at the next check: a task that
  * comes and goes between two checks still makes its group release.
  */
-void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h)
+static void release_arm(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h)
 {
 	if (dir != ctx->tree.base && dir->group[h])
 		dir->group[h]->release_armed = true;
@@ -160,4 +161,16 @@ int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd)
 			return -errno;
 	}
 	return 0;
+}
+
+/* The groups a request filled: the parent of a new group, every group a process joined. */
+void release_on_event(const struct cgx_event *event)
+{
+	struct cgx_ctx *ctx = event->ctx;
+
+	if (event->kind == CGX_EVENT_MKDIR)
+		release_arm(ctx, event->parent, event->hier);
+	else if (event->kind == CGX_EVENT_ATTACH)
+		for (unsigned int h = 0; h < ctx->hiers.nr; h++)
+			release_arm(ctx, event->tuple->coord[h], h);
 }

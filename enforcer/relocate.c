@@ -4,10 +4,9 @@
  * leaf of a tuple belongs; when the shape of a hierarchy changes (mkdir,
  * rmdir, rename), some leaves belong elsewhere and their processes follow.
  */
-#include "internal.h"
+#include "relocate.h"
 
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -175,18 +174,6 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 	return leaf_apply_settings(ctx, dir);
 }
 
-static uint64_t tuple_hash(const struct cgx_ctx *ctx, const struct tuple *tuple)
-{
-	char text[8192];
-	uint64_t hash = 0xcbf29ce484222325ULL;
-
-	if (fold_tuple_format(&ctx->tree, &ctx->hiers, tuple, text, sizeof(text)) < 0)
-		text[0] = '\0';
-	for (const char *c = text; *c; c++)
-		hash = (hash ^ (unsigned char)*c) * 0x100000001b3ULL;
-	return hash;
-}
-
 static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf);
 
 int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **leaf)
@@ -203,8 +190,9 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
 	if (r == -EEXIST && !target.exact) {
 		char hashed[64];
 
-		snprintf(hashed, sizeof(hashed), "@~%016" PRIx64, tuple_hash(ctx, tuple));
-		r = leaf_make(ctx, target.dir, hashed, tuple, leaf);
+		r = fold_hashed_leaf_name(&ctx->tree, &ctx->hiers, tuple, hashed, sizeof(hashed));
+		if (r == 0)
+			r = leaf_make(ctx, target.dir, hashed, tuple, leaf);
 	}
 	if (r < 0)
 		return r;
@@ -359,10 +347,32 @@ int relocate_leaves(struct cgx_ctx *ctx)
 				misplaced = leaf;
 		}
 		/* Leaves in new places may now lie outside a limited group: split again. */
-		if (!misplaced)
-			return cgx_aggregate_rebalance(ctx);
+		if (!misplaced) {
+			ctx->rebalance_wanted = true;
+			return 0;
+		}
 		if ((r = relocate_leaf(ctx, misplaced)) < 0)
 			return r;
 	}
 	return -ELOOP;
+}
+
+int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+		      unsigned long long *count)
+{
+	*count = 0;
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		_cleanup_(pid_list_release) struct pid_list threads = {0};
+		_cleanup_close_ int fd = -1;
+		int r;
+
+		if (!tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]))
+			continue;
+		if ((fd = cgx_dir_open(ctx, leaf)) < 0)
+			return fd;
+		if ((r = v2_read_pids(fd, "cgroup.threads", &threads)) < 0)
+			return r;
+		*count += threads.nr;
+	}
+	return 0;
 }

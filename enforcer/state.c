@@ -15,7 +15,7 @@
  * Every change is written here before it is answered, so a daemon killed at
  * any point restarts into the same view.
  */
-#include "internal.h"
+#include "state.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -73,14 +73,9 @@ int state_save_hierarchies(struct cgx_ctx *ctx)
 	return v2_xattr_set(ctx->base_fd, XATTR_HIERS, text.buf, text.len);
 }
 
-int state_load_hierarchies(int base_fd, struct cgx_hier_set *set)
+int state_load_hierarchies(int base_fd, struct strbuf *text)
 {
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-	int r;
-
-	if ((r = v2_xattr_get(base_fd, XATTR_HIERS, &text)) < 0)
-		return r;
-	return hier_set_parse_stored(set, text.buf);
+	return v2_xattr_get(base_fd, XATTR_HIERS, text);
 }
 
 struct v1_group *state_new_group(const struct cgx_hier *hier, uid_t uid, gid_t gid, mode_t mode)

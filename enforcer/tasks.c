@@ -4,7 +4,7 @@
  * is the tuple of the leaf it sits in, so children forked after a move are
  * members without the daemon seeing the fork (DESIGN 3, rule 1).
  */
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -98,26 +98,6 @@ int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, b
 			continue;
 		if ((r = strbuf_addf(out, "%d\n", (int)members.pids[i])) < 0)
 			return r;
-	}
-	return 0;
-}
-
-int tasks_count_below(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
-		      unsigned long long *count)
-{
-	*count = 0;
-	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
-		_cleanup_(pid_list_release) struct pid_list threads = {0};
-		_cleanup_close_ int fd = -1;
-		int r;
-
-		if (!tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]))
-			continue;
-		if ((fd = cgx_dir_open(ctx, leaf)) < 0)
-			return fd;
-		if ((r = v2_read_pids(fd, "cgroup.threads", &threads)) < 0)
-			return r;
-		*count += threads.nr;
 	}
 	return 0;
 }
@@ -481,8 +461,11 @@ moved:
 	 */
 	if (inside)
 		prune_leaf_of(ctx, &current);
-	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
-		release_arm(ctx, wanted.coord[h], h);
-	deprecation_check_attach(ctx, caller, hier, dir, &wanted);
+	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_ATTACH,
+					   .ctx = ctx,
+					   .caller = caller,
+					   .hier = hier,
+					   .group = dir,
+					   .tuple = &wanted});
 	return 0;
 }

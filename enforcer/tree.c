@@ -337,15 +337,6 @@ bool tree_is_hashed_name(const char *v2_name)
 	return !strncmp(v2_name, HASHED_PREFIX, strlen(HASHED_PREFIX));
 }
 
-uint64_t tree_hash(const char *s)
-{
-	uint64_t hash = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return hash;
-}
-
 int tree_escape_name_attempt(const char *v1_name, unsigned int attempt, char *v2_name, size_t size)
 {
 	bool escape = v1_name[0] == '@';
@@ -359,7 +350,7 @@ int tree_escape_name_attempt(const char *v1_name, unsigned int attempt, char *v2
 	}
 	/* The attempt is a suffix, so that the first hashed name is the one cgx-migrate predicts.
 	 */
-	w = snprintf(v2_name, size, HASHED_PREFIX "%016" PRIx64, tree_hash(v1_name));
+	w = snprintf(v2_name, size, HASHED_PREFIX "%016" PRIx64, fnv1a(v1_name));
 	if (w > 0 && (size_t)w < size && attempt)
 		w = snprintf(v2_name + w, size - w, "-%u", attempt) + w;
 	return w < 0 || (size_t)w >= size ? -ENAMETOOLONG : 1;
@@ -402,4 +393,27 @@ bool tree_leaf_outside(const struct v2_dir *leaf, const struct v2_dir *group, un
 {
 	return tree_is_ancestor(group, leaf->leaf_tuple->coord[hier]) &&
 	       !tree_is_ancestor(group, leaf);
+}
+
+bool cgx_is_group(const struct v2_dir *dir, unsigned int hier)
+{
+	return dir->group[hier] != NULL;
+}
+
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev)
+{
+	struct v2_dir *dir = prev ? prev->next_sibling : parent->first_child;
+
+	while (dir && !dir->group[hier])
+		dir = dir->next_sibling;
+	return dir;
+}
+
+unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier)
+{
+	unsigned int n = 0;
+
+	v2_dir_for_each_child (child, dir)
+		n += child->group[hier] != NULL;
+	return n;
 }

@@ -170,13 +170,17 @@ const char *tree_unescape_name(const char *v2_name);
 const char *tree_dir_v1_name(const struct v2_dir *dir);
 bool tree_is_cgx_leaf_name(const char *v2_name);
 bool tree_is_hashed_name(const char *v2_name);
-/* FNV-1a of @s: names for reading or to try, never a key trusted not to collide. */
-uint64_t tree_hash(const char *s);
 
 /* The leaf that holds the processes of an inner group's own tasks (DESIGN 3, rule 4). */
 #define CGX_TASKS_LEAF "@tasks"
 
 bool tuple_equal(const struct tuple *a, const struct tuple *b, unsigned int nr_hier);
 bool tuple_is_root(const struct tuple *t, const struct v2_tree *tree);
+
+/* The tree seen as the groups of one hierarchy (the queries cgx.h offers). */
+bool cgx_is_group(const struct v2_dir *dir, unsigned int hier);
+/* Next child group after @prev (NULL: the first) of @parent in @hier, NULL at the end. */
+struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, struct v2_dir *prev);
+unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier);
 
 #endif

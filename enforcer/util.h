@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -101,5 +102,23 @@ long long monotonic_ms(void);
 int read_file_at(int dirfd, const char *name, struct strbuf *out);
 /* One write(2) of @len bytes, as a shell's `echo >` does; -errno on failure. */
 int write_file_at(int dirfd, const char *name, const char *data, size_t len);
+
+/*
+ * FNV-1a, 64 bits, of @s: the hash of hashed v2 names (which a restarted
+ * daemon and cgx-migrate must compute alike) and of the deprecation log's
+ * keys; names for reading or to try, never a key trusted not to collide.
+ */
+uint64_t fnv1a(const char *s);
+
+/* A growing list of pids; sorted and without repeats once pid_list_sort_unique() ran. */
+struct pid_list {
+	pid_t *pids;
+	size_t nr;
+	size_t cap;
+};
+int pid_list_add(struct pid_list *list, pid_t pid);
+void pid_list_sort_unique(struct pid_list *list);
+void pid_list_release(struct pid_list *list);
+bool pid_list_contains(const struct pid_list *list, pid_t pid);
 
 #endif

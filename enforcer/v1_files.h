@@ -162,10 +162,13 @@ struct v1_controller {
 /* The controller rows of hierarchy @hier: calls @fn for each, stopping at an error. */
 #define v1_for_each_controller(controller, hier)                                                   \
 	for (unsigned int _c = 0; _c < (hier)->nr_controllers; _c++)                               \
-		for (const struct v1_controller *controller =                                      \
-			     v1_controller_find((hier)->controllers[_c]);                          \
+		for (const struct v1_controller *controller = (hier)->controller_rows[_c];         \
 		     controller; controller = NULL)
 
+/*
+ * The registry (v1_table.c, above the controllers' tables in enforcer/LAYERS:
+ * nothing below them may call these; they use v1_for_each_controller()).
+ */
 const struct v1_controller *v1_controller_find(const char *name);
 /* Every controller with rows, NULL-terminated. */
 extern const struct v1_controller *const v1_controllers[];
@@ -196,7 +199,7 @@ extern const struct v1_controller v1_rdma;
  */
 int v1_write_accepted(const struct v1_file_ctx *fc, char *buf, size_t len);
 
-/* Builds @hier->files: core rows and those of its controllers, sorted by name. */
+/* Builds @hier->files: core rows and those of its controllers, sorted by name (v1_table.c). */
 int v1_files_build(struct cgx_hier *hier);
 /* Index of @name in @hier->files, or -ENOENT. */
 int v1_file_find(const struct cgx_hier *hier, const char *name);

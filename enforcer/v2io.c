@@ -85,52 +85,6 @@ int v2_xattr_list(int fd, struct strbuf *names)
 	return 0;
 }
 
-int pid_list_add(struct pid_list *list, pid_t pid)
-{
-	if (list->nr == list->cap) {
-		size_t cap = list->cap ? list->cap * 2 : 64;
-		pid_t *grown = realloc(list->pids, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		list->pids = grown;
-		list->cap = cap;
-	}
-	list->pids[list->nr++] = pid;
-	return 0;
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-void pid_list_sort_unique(struct pid_list *list)
-{
-	size_t out = 0;
-
-	if (!list->nr)
-		return; /* qsort wants an array, even for nothing */
-	qsort(list->pids, list->nr, sizeof(*list->pids), cmp_pid);
-	for (size_t i = 0; i < list->nr; i++)
-		if (!out || list->pids[out - 1] != list->pids[i])
-			list->pids[out++] = list->pids[i];
-	list->nr = out;
-}
-
-bool pid_list_contains(const struct pid_list *list, pid_t pid)
-{
-	return list->nr && bsearch(&pid, list->pids, list->nr, sizeof(pid), cmp_pid) != NULL;
-}
-
-void pid_list_release(struct pid_list *list)
-{
-	free(list->pids);
-	memset(list, 0, sizeof(*list));
-}
-
 int v2_read_pids(int dirfd, const char *file, struct pid_list *pids)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;

@@ -20,15 +20,6 @@ int v2_xattr_remove(int fd, const char *name);
 int v2_xattr_list(int fd, struct strbuf *names);
 
 /* Sorted pids of "cgroup.procs" or "cgroup.threads" of @dirfd, appended to @pids. */
-struct pid_list {
-	pid_t *pids;
-	size_t nr;
-	size_t cap;
-};
-int pid_list_add(struct pid_list *list, pid_t pid);
-void pid_list_sort_unique(struct pid_list *list);
-void pid_list_release(struct pid_list *list);
-bool pid_list_contains(const struct pid_list *list, pid_t pid);
 int v2_read_pids(int dirfd, const char *file, struct pid_list *pids);
 
 /* Moves the process @pid into @dirfd's cgroup (cgroup.procs). */
@@ -42,5 +33,28 @@ int v2_drain(int from_fd, int to_fd);
 
 /* Writes "+a +b" / "-a -b" of @controllers (space separated) to cgroup.subtree_control. */
 int v2_subtree_control(int dirfd, const char *controllers, bool enable);
+
+/* v2dir.c: the real v2 directories behind the mirror. */
+struct cgx_ctx;
+struct v2_dir;
+/* Opens the real v2 directory of @dir. */
+int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
+bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
+/* Reads v2 file @v2_file of @dir; -EOPNOTSUPP when the base lacks @controller. */
+int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
+	      struct strbuf *out);
+/* The value of @key in a flat-keyed v2 file ("nr_periods 3"), 0 when absent. */
+unsigned long long v2_stat_key(const char *text, const char *key);
+/* The value of @key in a "key=value key=value" line (io.stat, io.max), 0 when absent. */
+unsigned long long v2_stat_key_eq(const char *fields, const char *key);
+
+/* knob_offline.c */
+/*
+ * css_offline(): the group of @hier leaves @dir (rmdir, renamed away, its
+ * hierarchy removed) while the directory stays for other hierarchies or
+ * leaves: every v2 knob its rows set there goes back to cgroup2's default,
+ * so that no limit outlives its group. Best effort, logged.
+ */
+void knob_offline(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 
 #endif

@@ -16,7 +16,7 @@
  * Values are not kept in memory (a group may hold 128 KiB of them per
  * inode): only which slots are in use and what user.* takes of the limits.
  */
-#include "internal.h"
+#include "state.h"
 
 #include <inttypes.h>
 #include <stdio.h>

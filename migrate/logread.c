@@ -3,6 +3,7 @@
 
 #include "fail.h"
 #include "json_field.h"
+#include "kinds.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -13,16 +14,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const log_kind_names[LOG_NR_KINDS] = {
-	[LOG_MULTI_HIERARCHY] = "multi-hierarchy-process",
-	[LOG_DIVERGENT_TREE] = "divergent-tree",
-	[LOG_NAMED_HIERARCHY] = "named-hierarchy",
-	[LOG_RUNTIME_HIERARCHY] = "runtime-hierarchy",
-	[LOG_NO_V2] = "no-v2-equivalent",
-	[LOG_APPROXIMATE] = "approximate",
-	[LOG_DELEGATION_REFUSED] = "delegation-refused",
-	[LOG_OTHER] = "other",
-};
+/*
+ * The kinds are the daemon's (enforcer/kinds.h), in its order, then "other"
+ * for one this reader does not know; enum log_kind names the same values.
+ */
+#define SAME_KIND(log, daemon) ((int)(log) == (int)(daemon))
+_Static_assert(SAME_KIND(LOG_MULTI_HIERARCHY, DEPRECATION_MULTI_HIERARCHY_PROCESS) &&
+		       SAME_KIND(LOG_DIVERGENT_TREE, DEPRECATION_DIVERGENT_TREE) &&
+		       SAME_KIND(LOG_NAMED_HIERARCHY, DEPRECATION_NAMED_HIERARCHY) &&
+		       SAME_KIND(LOG_RUNTIME_HIERARCHY, DEPRECATION_RUNTIME_HIERARCHY) &&
+		       SAME_KIND(LOG_NO_V2, DEPRECATION_NO_V2_EQUIVALENT) &&
+		       SAME_KIND(LOG_APPROXIMATE, DEPRECATION_APPROXIMATE) &&
+		       SAME_KIND(LOG_DELEGATION_REFUSED, DEPRECATION_DELEGATION_REFUSED) &&
+		       SAME_KIND(LOG_OTHER, DEPRECATION_NR_KINDS),
+	       "enum log_kind follows the daemon's kinds");
+#define LOG_KIND_NAME(kind, name) name,
+const char *const log_kind_names[LOG_NR_KINDS] = {DEPRECATION_KINDS(LOG_KIND_NAME) "other"};
 
 /* An example is for reading; a value may be 256 bytes and a tuple long. */
 #define EXAMPLE_MAX 240
@@ -64,10 +71,9 @@ void log_summary_release(struct log_summary *log)
 
 static enum log_kind kind_of(const char *name)
 {
-	for (unsigned int k = 0; k < LOG_OTHER; k++)
-		if (!strcmp(log_kind_names[k], name))
-			return k;
-	return LOG_OTHER;
+	int kind = deprecation_kind_find(name);
+
+	return kind < 0 ? LOG_OTHER : (enum log_kind)kind;
 }
 
 /* Keeps @text once in @set of @max entries; a full set takes no more. */

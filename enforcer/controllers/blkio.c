@@ -6,7 +6,7 @@
  * v2's io.stat is hierarchical and has no sync/async split: the v1 per-group
  * and _recursive files read the same numbers, all counted as Async.
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <ctype.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * cpu.max, cpu.max.burst and cpu.idle. Writes validate as the kernel's v1
  * does, before anything reaches v2; reads return the v1 value written.
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,7 +7,7 @@
  * usage at the reset is kept as a baseline ("total user system" in ns) and
  * every read subtracts it.
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -15,7 +15,7 @@
  * no processes, keep v2's default of all. The flags other than the lists
  * have no v2 equivalent and only keep their v1 values.
  */
-#include "../internal.h"
+#include "../knob.h"
 #include "../cpulist.h"
 
 #include <fcntl.h>

@@ -10,7 +10,7 @@
  * ancestor allows, so ancestors need none of their own.
  */
 #include "../bpf_devices.h"
-#include "../internal.h"
+#include "../knob.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * kernel's cgroup.events says when it is frozen. The v1 state a group was
  * set to is kept as its stored value, so a restart knows it.
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <string.h>
 

@@ -12,7 +12,7 @@
  * stored is the rounded one the kernel would print. v2 keeps no high-water
  * mark: max_usage_in_bytes reads the current usage (lossy).
  */
-#include "../internal.h"
+#include "../knob.h"
 #include "../cpulist.h"
 
 #include <fcntl.h>

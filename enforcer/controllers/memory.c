@@ -10,7 +10,7 @@
  * limits have no v2 equivalent: they keep their v1 read/write behaviour,
  * and do nothing.
  */
-#include "../internal.h"
+#include "../memevent.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -6,7 +6,7 @@
  * controller there (or without such hardware) every file is empty and a
  * limit names a resource the machine lacks (EINVAL, as the kernel).
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <fcntl.h>
 #include <stdio.h>

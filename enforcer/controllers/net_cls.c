@@ -5,7 +5,7 @@
  * itself (nftables "socket cgroupv2", iptables -m cgroup --path, eBPF).
  * The value keeps its v1 behaviour and has no effect.
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * (SO_PRIORITY), tc, or an eBPF program matching the cgroup. The map keeps
  * its v1 behaviour and has no effect.
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -4,7 +4,7 @@
  * "perf stat -G". cgroup2 has the controller implicitly on every cgroup, so
  * "perf stat -G" takes the leaf's v2 path there.
  */
-#include "../internal.h"
+#include "../knob.h"
 
 const struct v1_controller v1_perf_event = {
 	.name = "perf_event",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* pids (kernel/cgroup/pids.c): the same files in v1 and v2. */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <stdio.h>
 #include <string.h>

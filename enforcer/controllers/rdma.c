@@ -4,7 +4,7 @@
  * of /sys/class/infiniband. A machine without RDMA devices shows both files
  * empty, and every write names a device it does not have (ENODEV).
  */
-#include "../internal.h"
+#include "../knob.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -18,7 +18,7 @@
  */
 #include "cgroup_lines.h"
 #include "fake_view.h"
-#include "internal.h"
+#include "group.h"
 #include "fold.h"
 #include "view.h"
 

@@ -14,7 +14,7 @@
  *    back, is accepted and reads the same.
  */
 #include "fake_view.h"
-#include "internal.h"
+#include "group.h"
 #include "v2_syntax.h"
 
 #include <stdio.h>
@@ -177,6 +177,8 @@ static void one_write(const uint8_t *data, size_t size)
 		return;
 	r = cgx_file_write(ctx, dir, ref->hier, ref->file, &fx.view.caller, (const char *)data + 2,
 			   size - 2);
+	/* What cgx_unlock() does as the FUSE handler returns: the split a limit asked for. */
+	cgx_aggregate_settle(ctx);
 	if (r < 0) {
 		if (!errno_allowed(row->name, (int)-r)) {
 			fprintf(stderr, "%s: write '%.*s' failed with %s\n", row->name,

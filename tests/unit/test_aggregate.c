@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The split of an aggregate limit over the directories that carry its group. */
 #include "check.h"
-#include "internal.h"
+#include "group.h"
 
 static unsigned long long sum(const unsigned long long *parts, size_t nr)
 {

@@ -8,7 +8,7 @@
  */
 #include "check.h"
 #include "fake_view.h"
-#include "internal.h"
+#include "group.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -7,6 +7,17 @@
 #include <errno.h>
 #include <string.h>
 
+/* Every hierarchy keeps the registry's rows of each of its controllers, in their order. */
+static bool rows_kept(const struct cgx_hier_set *set)
+{
+	for (unsigned int i = 0; i < set->nr; i++)
+		for (unsigned int c = 0; c < set->hier[i].nr_controllers; c++)
+			if (set->hier[i].controller_rows[c] !=
+			    v1_controller_find(set->hier[i].controllers[c]))
+				return false;
+	return true;
+}
+
 static int parse(const char *spec)
 {
 	struct cgx_hier_set set;
@@ -102,6 +113,9 @@ int main(void)
 	CHECK(!strcmp(set.hier[1].dir_name, "systemd"));
 	CHECK_EQ_INT(set.primary_order[0], 3);
 	CHECK_EQ_INT(hier_set_add(&set, "memory"), 0);
+	CHECK(rows_kept(&set));
+	CHECK(set.hier[4].controller_rows[0] &&
+	      !strcmp(set.hier[4].controller_rows[0]->name, "memory"));
 	/* What the base keeps reads back as the same set. */
 	CHECK_EQ_INT(hier_set_format(&set, &kept), 0);
 	CHECK(!strcmp(kept.buf, "cpu,cpuacct\tcpu,cpuacct\nname=systemd\tsystemd\n"
@@ -111,6 +125,7 @@ int main(void)
 	CHECK_EQ_INT(again.nr, 5);
 	CHECK(!strcmp(again.hier[2].dir_name, "none,name=jobs"));
 	CHECK_EQ_INT(again.hier[4].nr_files, set.hier[4].nr_files);
+	CHECK(rows_kept(&again));
 	hier_set_release(&again);
 	CHECK_EQ_INT(hier_set_parse_stored(&again, "memory\n"), -EINVAL);
 	CHECK_EQ_INT(hier_set_parse_stored(&again, ""), -EINVAL);
@@ -120,6 +135,7 @@ int main(void)
 
 	/* --primary-order: the named controllers first, the default order after. */
 	CHECK_EQ_INT(hier_set_parse(&set, CGX_DEFAULT_HIERARCHIES), 0);
+	CHECK(rows_kept(&set));
 	CHECK_EQ_INT(hier_set_primary(&set, "cpu,misc"), 0);
 	CHECK_EQ_INT(set.primary_order[0], 1);	/* cpu,cpuacct */
 	CHECK_EQ_INT(set.primary_order[1], 11); /* misc */

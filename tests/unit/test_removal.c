@@ -7,7 +7,7 @@
  */
 #include "check.h"
 #include "fake_view.h"
-#include "internal.h"
+#include "group.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The real v2 directories behind the mirror: opened, read, and what the base delegates. */
+#include "cgx.h"
+#include "v2io.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	char path[PATH_MAX];
+	int r = tree_path(dir, false, path, sizeof(path));
+
+	if (r < 0)
+		return r;
+	r = v2_open_dir(ctx->base_fd, path);
+	/* Removed behind the daemon's back: the watcher repairs the mirror (reconcile.c). */
+	if (r == -ENOENT)
+		ctx->reconcile_wanted = true;
+	return r;
+}
+
+bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller)
+{
+	size_t len = strlen(controller);
+
+	for (const char *c = ctx->controllers; *c;) {
+		size_t word = strcspn(c, " ");
+
+		if (word == len && !strncmp(c, controller, len))
+			return true;
+		c += word;
+		c += strspn(c, " ");
+	}
+	return false;
+}
+
+int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
+	      struct strbuf *out)
+{
+	_cleanup_close_ int fd = -1;
+
+	if (!cgx_has_controller(ctx, controller))
+		return -EOPNOTSUPP;
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	return read_file_at(fd, v2_file, out);
+}
+
+unsigned long long v2_stat_key(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, key, len) && line[len] == ' ')
+			return strtoull(line + len + 1, NULL, 10);
+	}
+	return 0;
+}
+
+unsigned long long v2_stat_key_eq(const char *fields, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *f = fields; f && *f; f = strchr(f, ' ')) {
+		while (*f == ' ')
+			f++;
+		if (!strncmp(f, key, len) && f[len] == '=')
+			return strtoull(f + len + 1, NULL, 10);
+	}
+	return 0;
+}
