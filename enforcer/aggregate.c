@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Aggregate limits over divergent folds (DESIGN 3, rule 5).
+ * Aggregate limits over divergent folds (docs/design.md §3, rule 5).
  *
  * A limit set on a v2 directory covers its subtree. A v1 group G whose
  * processes all live in G's own v2 subtree is limited exactly by the knob

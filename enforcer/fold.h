@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Folding: where the processes of a membership tuple live in the one v2 tree
- * (DESIGN 3, rules 1-4). Pure functions of the mirror; no system calls.
+ * (docs/design.md §3, rules 1-4). Pure functions of the mirror; no system calls.
  */
 #ifndef CGX_FOLD_H
 #define CGX_FOLD_H
@@ -32,7 +32,7 @@ struct v2_dir *fold_group_of(const struct v2_dir *dir, unsigned int h);
 int fold_tuple(const struct v2_tree *tree, const struct cgx_hier_set *hiers,
 	       const struct tuple *tuple, struct fold_target *target);
 
-/* True when @dir holds other directories than its own tasks leaf (DESIGN 3, rule 4). */
+/* True when @dir holds other directories than its own tasks leaf (docs/design.md §3, rule 4). */
 bool fold_dir_is_inner(const struct v2_dir *dir);
 
 /*

@@ -49,7 +49,7 @@ struct cgx_hier {
 struct cgx_hier_set {
 	struct cgx_hier hier[CGX_MAX_HIER];
 	unsigned int nr;
-	/* Hierarchy indexes, aggregate-limit hierarchies first (DESIGN 3, rule 3). */
+	/* Hierarchy indexes, aggregate-limit hierarchies first (docs/design.md §3, rule 3). */
 	unsigned int primary_order[CGX_MAX_HIER];
 	/* Controllers put first by hier_set_primary(), in that order. */
 	const char *primary[CGX_MAX_CONTROLLER];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The state of a view lives on the kernel's objects (DESIGN 3, rule 8):
+ * The state of a view lives on the kernel's objects (docs/design.md §3, rule 8):
  *   trusted.cgx.group/H             "uid gid mode creator_uid creator_gid id": v1 group of H here
  *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE

@@ -38,7 +38,7 @@ int state_save_tuple(struct cgx_ctx *ctx, int fd, const struct tuple *tuple);
 /* The v1 name of @dir when its v2 name is a hash (none to keep otherwise). */
 int state_save_dir_name(int fd, const struct v2_dir *dir);
 int state_drop_tuple(int fd);
-/* Where a process was before cgxfs first moved it (DESIGN 3, rule 6). */
+/* Where a process was before cgxfs first moved it (docs/design.md §3, rule 6). */
 int state_origin_save(struct cgx_ctx *ctx, pid_t pid, const char *cgroup2_path);
 void state_origin_forget(struct cgx_ctx *ctx, pid_t pid);
 /*

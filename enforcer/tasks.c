@@ -2,7 +2,7 @@
 /*
  * tasks and cgroup.procs: membership lives in the kernel. A process's tuple
  * is the tuple of the leaf it sits in, so children forked after a move are
- * members without the daemon seeing the fork (DESIGN 3, rule 1).
+ * members without the daemon seeing the fork (docs/design.md §3, rule 1).
  */
 #include "group.h"
 

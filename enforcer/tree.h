@@ -3,7 +3,7 @@
  * The daemon's mirror of the v2 tree it manages under its base directory.
  *
  * One v2 directory serves every hierarchy that has a v1 group at the same
- * path (DESIGN 3, rule 2): v1 group (h, P) exists exactly when the v2
+ * path (docs/design.md §3, rule 2): v1 group (h, P) exists exactly when the v2
  * directory base/P carries a v1_group for h. Leaves are the v2 directories
  * that hold processes; each records its membership tuple. Everything here is
  * rebuilt from the kernel's tree and its trusted.cgx.* xattrs at start-up.
@@ -171,7 +171,7 @@ const char *tree_dir_v1_name(const struct v2_dir *dir);
 bool tree_is_cgx_leaf_name(const char *v2_name);
 bool tree_is_hashed_name(const char *v2_name);
 
-/* The leaf that holds the processes of an inner group's own tasks (DESIGN 3, rule 4). */
+/* The leaf that holds the processes of an inner group's own tasks (docs/design.md §3, rule 4). */
 #define CGX_TASKS_LEAF "@tasks"
 
 bool tuple_equal(const struct tuple *a, const struct tuple *b, unsigned int nr_hier);

@@ -54,7 +54,8 @@ enum v1_file_flags {
 	V1F_ROOT_KNOB = 1 << 5,	   /* written at the root too, it sets the base's v2 knob */
 };
 
-/* What a v1 file becomes in cgroup2 (DESIGN 4): the report and the deprecation log read it. */
+/* What a v1 file becomes in cgroup2 (docs/design.md §4): the report and the deprecation log read
+ * it. */
 enum v1_mapping {
 	V1M_UNSET = 0, /* a row without a mapping: the table test fails on it */
 	V1M_CORE,      /* cgroup core, same meaning on the leaf (tasks, cgroup.procs) */
@@ -142,7 +143,7 @@ struct v1_controller {
 	const struct v1_file *files;
 	unsigned int nr_files;
 	/*
-	 * Per-set settings (DESIGN 3, rule 5) applied to a new leaf of hierarchy
+	 * Per-set settings (docs/design.md §3, rule 5) applied to a new leaf of hierarchy
 	 * @hier, from the groups its tuple names; NULL when there are none.
 	 */
 	int (*apply_leaf)(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier);

@@ -62,7 +62,8 @@ static int attach(struct layout *layout, struct v2_dir *dir, unsigned int h, uns
 	return 0;
 }
 
-/* Every group of every hierarchy at its v1 path: one v2 directory per path (DESIGN 3, rule 2). */
+/* Every group of every hierarchy at its v1 path: one v2 directory per path (docs/design.md §3, rule
+ * 2). */
 static int build_group_dirs(struct layout *layout)
 {
 	struct mig_report *report = layout->report;
@@ -209,7 +210,7 @@ static int leaf_of(struct layout *layout, const struct fold_target *target, stru
 
 /*
  * Divergent leaves first: a directory that gets one becomes inner, and the
- * exact tuples folded after them then go to its @tasks leaf (DESIGN 3, rule 4).
+ * exact tuples folded after them then go to its @tasks leaf (docs/design.md §3, rule 4).
  */
 static int fold_tasks(struct layout *layout)
 {

@@ -39,7 +39,7 @@ static struct fixture {
 
 /*
  * The errnos the kernel's write handler of a file can give (6.1; cgx's own
- * additions in DESIGN 4: EOPNOTSUPP where a v2 feature is missing). A number
+ * additions in docs/design.md §4: EOPNOTSUPP where a v2 feature is missing). A number
  * parsed with kstrtoull/kstrtoll gives ERANGE on overflow, as in the kernel;
  * a CPU list bitmap_parselist()'s EOVERFLOW for a number past u32.
  */

@@ -190,7 +190,7 @@ class V2Dir:
                 self.values[name] = text.strip()
         self.children = []
         # The v1 path this directory is the group directory of, or None for
-        # a leaf of the daemon's ("@tasks", "@cpu=b": one '@', DESIGN 3).
+        # a leaf of the daemon's ("@tasks", "@cpu=b": one '@', docs/design.md §3).
         self.v1path = "/"
         for comp in rel.split("/") if rel else []:
             if comp.startswith("@@"):
@@ -266,7 +266,7 @@ def hugetlb_v2(text, size):
 
 
 def shares_to_weight(shares):
-    # DESIGN 4: the formula runc and crun adopted in 2025.
+    # docs/design.md §4: the formula runc and crun adopted in 2025.
     shares = min(max(shares, 2), 262144)
     l = math.log2(shares)
     return str(math.ceil(10 ** ((l * l + 125 * l) / 612.0 - 7.0 / 34.0)))

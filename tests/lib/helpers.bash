@@ -137,7 +137,7 @@ check_fold_invariant() {
 	for pid in "$@"; do
 		[ -d "/proc/$pid" ] || continue
 		leaf=$CG2$(v2_path_of "$pid")
-		# Outside the base only when back in every root: it went home (DESIGN 3, rule 6).
+		# Outside the base only when back in every root: it went home (docs/design.md §3, rule 6).
 		if [[ $leaf != "$CG2/$BASE"* ]]; then
 			for h in $hiers; do
 				grep -qx "$pid" "$MNT/$h/tasks" ||

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The fold of DESIGN section 3 on an in-memory mirror: no kernel needed. */
+/* The fold of docs/design.md §3 on an in-memory mirror: no kernel needed. */
 #include "check.h"
 #include "fold.h"
 

@@ -3,7 +3,7 @@
  * The translation table against the kernel: every hierarchy's root and child
  * groups show exactly the files of tests/reference (the kernel 6.1 classic
  * layout), with its modes and defaults; every row says what it becomes in
- * cgroup2; the converters give the values DESIGN section 4 documents.
+ * cgroup2; the converters give the values docs/design.md §4 documents.
  */
 #include "check.h"
 #include "hierarchy.h"
