@@ -10,6 +10,8 @@
  *                                   written before any other record (tree_escape_name)
  *   trusted.cgx.x{v,n}/H/F/N        an extended attribute of H's group or its file F (xattr.c)
  *   trusted.cgx.origin/PID.START    on the base: the cgroup2 path PID came from
+ *   trusted.cgx.listener/SERIAL     on the base: a cgroup.event_control registration and
+ *                                   where its eventfd is held (memevent.c)
  *   trusted.cgx.hierarchies         on the base: the hierarchies, once one was made or removed
  *   trusted.cgx.next-id             on the base: no group id at or above it was handed out
  * Every change is written here before it is answered, so a daemon killed at
