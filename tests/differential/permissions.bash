@@ -26,7 +26,9 @@ runas() {
 	esac
 }
 # batch WHO CASES: runs the rd/wr lines of CASES (with $who set) in one shell as WHO.
-batch() { $(runas "$1") -c "who=$1; $lib $2" 2>&1; }
+# The batch's shell starts in the view (enter_view): its own moves (a
+# write of 0 to tasks) then follow v1's rules, not cgroup2's delegation rule.
+batch() { (enter_view $BASHPID && exec $(runas "$1") -c "who=$1; $lib $2" 2>&1); }
 # as WHO CMD: runs CMD in bash as WHO, prints ok or the errno message.
 as() {
 	local out
