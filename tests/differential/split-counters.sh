@@ -37,13 +37,20 @@ rmdir memory/og
 echo "## forks refused in pids/pg alone, memory/pg beside it"
 mkdir pids/pg memory/pg
 echo 3 > pids/pg/pids.max
-{ sh -c 'echo $$ > pids/pg/cgroup.procs; for i in 1 2 3 4 5; do sleep 1000 & done; kill $(jobs -p); wait' 2>/dev/null; } 2>/dev/null
+# dash exits at the first fork refused ("Cannot fork"), leaving the sleepers
+# it started in pids/pg, orphans reaped by init. How many: kernel v1 lets two
+# start; cgxfs splits pids.max between pg's directory and the shell's leaf
+# outside it (docs/design.md rule 5, cgx.limits says "enforced"), and that
+# leaf's part of 3 is 1, so none. The count is not compared, only the refusal.
+{ sh -c 'echo $$ > pids/pg/cgroup.procs; for i in 1 2 3 4 5; do sleep 1000 & done' 2>/dev/null; } 2>/dev/null
 echo "pids.events max>0: $(awk '{print ($2 > 0) ? "yes" : "no"}' pids/pg/pids.events)"
 rmdir memory/pg
 echo "after memory/pg went: pids.events max>0: $(awk '{print ($2 > 0) ? "yes" : "no"}' pids/pg/pids.events)"
-# The killed sleepers, reaped by their shell; a task leaves tasks at exit but
-# keeps its charge (pids.current) and the group populated until released.
+# The survivors, killed from here; a task leaves tasks at exit but keeps its
+# charge (pids.current) and the group populated until init reaps it.
+for pid in $(cat pids/pg/tasks); do kill "$pid"; done
 for _ in $(seq 100); do [ -s pids/pg/tasks ] || [ "$(cat pids/pg/pids.current)" != 0 ] || break; sleep 0.1; done
+echo "tasks empty: $([ -s pids/pg/tasks ] && echo no || echo yes) pids.current: $(cat pids/pg/pids.current)"
 rmdir pids/pg
 
 echo "## CPU time spent in cpu/cg alone, memory/cg beside it"
