@@ -60,6 +60,8 @@ struct part {
 struct plan {
 	struct part *parts;
 	size_t nr, cap;
+	/* The leaf a process is about to enter: not idle, whatever it holds now. */
+	const struct v2_dir *arriving;
 };
 
 /*
@@ -177,44 +179,75 @@ static int plan_add(struct plan *plan, struct v2_dir *dir, const struct aggregat
 	return 0;
 }
 
-void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
-		     const unsigned long long *demand, size_t nr, unsigned long long limit,
-		     unsigned long long *parts)
+/*
+ * What an idle part holds: its usage in whole units (a rate keeps nothing),
+ * at least @floor. Not less: memory.max under what an empty cgroup holds
+ * that cannot be reclaimed (kernel memory) makes the kernel's OOM killer
+ * look for a victim there, find none and say so, on every such leaf.
+ */
+static unsigned long long held_part(bool by_rate, unsigned long long unit, unsigned long long floor,
+				    unsigned long long demand)
 {
-	unsigned long long reserve, pool, total = 0, given = 0;
+	unsigned long long held = by_rate ? 0 : demand + (unit - demand % unit) % unit;
 
-	if (!nr)
+	return held > floor ? held : floor;
+}
+
+void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
+		     const unsigned long long *demand, const bool *idle, size_t nr,
+		     unsigned long long limit, unsigned long long *parts)
+{
+	unsigned long long reserve, pool, held = 0, total = 0, given = 0;
+	size_t live = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (idle && idle[i]) {
+			parts[i] = held_part(by_rate, unit, floor, demand[i]);
+			held += parts[i];
+		} else {
+			live++;
+		}
+	}
+	if (!live)
 		return;
+	/* An idle part cannot grow: what it holds is taken off the limit, the rest is shared. */
+	limit = limit > held ? limit - held : 0;
 	/*
 	 * Half the limit is reserved evenly, so that a newcomer or a part whose
 	 * page cache filled its share last time always has room to start; the
 	 * other half follows demand above the reserve.
 	 */
-	reserve = limit / (2 * nr);
+	reserve = limit / (2 * live);
 	reserve -= reserve % unit;
 	if (reserve < floor)
 		reserve = floor;
-	pool = limit > nr * reserve ? limit - nr * reserve : 0;
+	pool = limit > live * reserve ? limit - live * reserve : 0;
 	for (size_t i = 0; i < nr; i++) {
-		unsigned long long want =
-			by_rate ? demand[i] : (demand[i] > reserve ? demand[i] - reserve : 0);
+		unsigned long long want;
 
+		if (idle && idle[i])
+			continue;
+		want = by_rate ? demand[i] : (demand[i] > reserve ? demand[i] - reserve : 0);
 		parts[i] = want; /* above the reserve, for now */
 		total += want;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		unsigned long long extra;
 
+		if (idle && idle[i])
+			continue;
 		if (!by_rate && total <= pool)
-			extra = parts[i] + (pool - total) / nr;
+			extra = parts[i] + (pool - total) / live;
 		else
 			extra = total ? (unsigned long long)((long double)pool * parts[i] / total)
-				      : pool / nr;
+				      : pool / live;
 		parts[i] = reserve + extra - extra % unit;
 		given += parts[i];
 	}
-	/* What rounding left over goes to the first parts, a unit each. */
+	/* What rounding left over goes to the first live parts, a unit each. */
 	for (size_t i = 0; given + unit <= limit; i = (i + 1) % nr) {
+		if (idle && idle[i])
+			continue;
 		parts[i] += unit;
 		given += unit;
 	}
@@ -226,14 +259,24 @@ static int split(struct cgx_ctx *ctx, struct plan *plan, const struct aggregate_
 {
 	_cleanup_free_ unsigned long long *demand = calloc(nr, sizeof(*demand));
 	_cleanup_free_ unsigned long long *parts = calloc(nr, sizeof(*parts));
+	_cleanup_free_ bool *idle = calloc(nr, sizeof(*idle));
 	int r;
 
-	if (!demand || !parts)
+	if (!demand || !parts || !idle)
 		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		demand[i] = demand_of(ctx, units[i], kind);
-	aggregate_split(kind->policy == SPLIT_RATE, kind->unit, kind->floor, demand, nr, limit,
-			parts);
+		/*
+		 * A leaf outside no process is in any more stays for the pages
+		 * still charged to the group (leaf_prune()): it cannot grow, and
+		 * a share of the limit there would be taken from the processes.
+		 * The group's own directory always has its share.
+		 */
+		idle[i] =
+			i > 0 && units[i] != plan->arriving && cgx_dir_is_empty(ctx, units[i]) > 0;
+	}
+	aggregate_split(kind->policy == SPLIT_RATE, kind->unit, kind->floor, demand, idle, nr,
+			limit, parts);
 	for (size_t i = 0; i < nr; i++)
 		if ((r = plan_add(plan, units[i], kind, parts[i], period)) < 0)
 			return r;
@@ -397,7 +440,12 @@ static void prune_samples(struct aggregate_state *state)
 
 int cgx_aggregate_rebalance(struct cgx_ctx *ctx)
 {
-	struct plan plan = {0};
+	return aggregate_rebalance_for(ctx, NULL);
+}
+
+int aggregate_rebalance_for(struct cgx_ctx *ctx, const struct v2_dir *arriving)
+{
+	struct plan plan = {.arriving = arriving};
 	int r = 0;
 
 	/* Whatever asked for it is settled by this pass. */

@@ -14,6 +14,12 @@ bool aggregate_is_limit_file(const char *v2_file);
  */
 struct v2_dir *aggregate_limit_owner(const struct v2_dir *leaf, const struct tuple *tuple,
 				     unsigned int hier, const char *controller);
+/*
+ * cgx_aggregate_rebalance() before a process enters @arriving: a leaf kept
+ * empty for its charged pages gets a part for the process, not its idle
+ * one (what it holds), so the process does not meet a limit of a page.
+ */
+int aggregate_rebalance_for(struct cgx_ctx *ctx, const struct v2_dir *arriving);
 /* A leaf that some group of its tuple is not an ancestor of: limits may need splitting there. */
 bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf);
 /*
@@ -21,10 +27,12 @@ bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *le
  * (a reserve of at least @floor each), the other half by headroom on usage
  * above the reserve (when it all fits; in proportion when not) or, @by_rate,
  * in proportion to demand. Parts are multiples of @unit and add up to at most
- * @limit unless the floors alone pass it.
+ * @limit unless the floors alone pass it. A part @idle (NULL: none) cannot
+ * grow: it gets what it holds (its demand in whole units, for a rate
+ * nothing), at least @floor, and the others share the rest of @limit.
  */
 void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
-		     const unsigned long long *demand, size_t nr, unsigned long long limit,
-		     unsigned long long *parts);
+		     const unsigned long long *demand, const bool *idle, size_t nr,
+		     unsigned long long limit, unsigned long long *parts);
 
 #endif

@@ -206,19 +206,6 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
 	return parent_was_leaf ? leaf_apply_settings(ctx, *leaf) : 0;
 }
 
-static int leaf_is_empty(struct cgx_ctx *ctx, struct v2_dir *leaf)
-{
-	_cleanup_(pid_list_release) struct pid_list pids = {0};
-	_cleanup_close_ int fd = cgx_dir_open(ctx, leaf);
-	int r;
-
-	if (fd < 0)
-		return fd;
-	if ((r = v2_read_pids(fd, "cgroup.procs", &pids)) < 0)
-		return r;
-	return pids.nr == 0;
-}
-
 /*
  * Removes the emptied leaf @leaf of @tuple, one of the daemon's own
  * directories; what it counted for its groups is carried over first
@@ -268,7 +255,7 @@ int leaves_reset_hierarchy(struct cgx_ctx *ctx, unsigned int hier)
 
 int leaf_prune(struct cgx_ctx *ctx, struct v2_dir *leaf, bool keep_charged)
 {
-	int r = leaf_is_empty(ctx, leaf);
+	int r = cgx_dir_is_empty(ctx, leaf);
 
 	if (r <= 0)
 		return r;
@@ -291,7 +278,7 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	struct v2_dir *target;
 	int r;
 
-	if ((r = leaf_is_empty(ctx, leaf)) != 0)
+	if ((r = cgx_dir_is_empty(ctx, leaf)) != 0)
 		return r < 0 ? r : leaf_retire(ctx, leaf);
 	if ((from_fd = cgx_dir_open(ctx, leaf)) < 0)
 		return from_fd;

@@ -308,7 +308,7 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 	 * fills, so a plain move does not walk every leaf: the watcher restores
 	 * what it leaves exact.
 	 */
-	if (aggregate_leaf_divergent(ctx, leaf) && (r = cgx_aggregate_rebalance(ctx)) < 0)
+	if (aggregate_leaf_divergent(ctx, leaf) && (r = aggregate_rebalance_for(ctx, leaf)) < 0)
 		cgx_log_errno(r, "limits not yet split for %s", leaf->name);
 	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
 		return fd;

@@ -35,6 +35,19 @@ bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller)
 	return false;
 }
 
+int cgx_dir_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	_cleanup_(pid_list_release) struct pid_list pids = {0};
+	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if ((r = v2_read_pids(fd, "cgroup.procs", &pids)) < 0)
+		return r;
+	return pids.nr == 0;
+}
+
 int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
 	      struct strbuf *out)
 {
