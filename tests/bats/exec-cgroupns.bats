@@ -172,15 +172,16 @@ inside: /sys/fs/cgroup/cpuset / /sys/fs/cgroup/memory /../.. /sys/fs/cgroup/pids
 }
 
 @test "mount -t cgroup inside a namespace binds its root group: / inside, the group outside" {
-	mkdir -p "$MNT/memory/ctr1/sub" "$MNT/freezer/f"
+	mkdir -p "$MNT/memory/ctr1/sub" "$MNT/freezer/f g"
 	cat >"$SCRIPT" <<SH
 cd /sys/fs/cgroup
-echo \$\$ >memory/ctr1/cgroup.procs; echo \$\$ >freezer/f/cgroup.procs
+echo \$\$ >memory/ctr1/cgroup.procs; echo \$\$ >"freezer/f g/cgroup.procs"
+grep :freezer: /proc/self/cgroup
 unshare -C -m bash -c 'mount -t cgroup -o memory cgroup $TARGET &&
 	ls $TARGET | grep -x -e sub -e tasks -e memory.limit_in_bytes | tr "\n" " " && echo
 	grep -cx \$\$ $TARGET/cgroup.procs
 	mount -t cgroup -o freezer,nosuid cgroup $TARGET
-	ls $TARGET | grep -cx f
+	ls $TARGET | grep -cx "f g"
 	awk "\\\$5 == \"$TARGET\" { print \\\$4, \\\$NF }" /proc/self/mountinfo
 	exec sleep 1000' & ns=\$!
 until [ "\$(readlink /proc/\$ns/exe)" = "\$(readlink -f /bin/sleep)" ] || ! kill -0 \$ns; do :; done
@@ -189,13 +190,15 @@ kill \$ns; wait \$ns || :
 SH
 	run_script
 	[ "$status" -eq 0 ]
-	[ "$output" = "memory.limit_in_bytes sub tasks 
+	# The root field is escaped as mountinfo escapes it, /proc/PID/cgroup is raw.
+	[ "$output" = "6:freezer:/f g
+memory.limit_in_bytes sub tasks 
 1
 0
 / rw,memory
 / rw,freezer
 from the initial ns: /ctr1 rw,memory
-from the initial ns: /f rw,freezer" ]
+from the initial ns: /f\\040g rw,freezer" ]
 }
 
 @test "inside a namespace a new hierarchy is EPERM, an unknown combination too; a removed root is ENOENT" {
