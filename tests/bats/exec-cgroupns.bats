@@ -34,7 +34,7 @@ teardown() {
 
 # Runs $SCRIPT (bash) under cgx-exec on the scratch view.
 run_script() {
-	run timeout 60 "$CGX_EXEC" --mount "$MNT" -- bash "$SCRIPT"
+	run timeout ${SCRIPT_TIMEOUT:-60} "$CGX_EXEC" --mount "$MNT" -- bash "$SCRIPT"
 	echo "$output"
 }
 
@@ -230,4 +230,28 @@ ok
 EBUSY
 0" ]
 	[ ! -e "$MNT/name=newh" ]
+}
+
+@test "the namespace table is bounded: after 150 namespaces 128 stay pinned, a forgotten one is found again" {
+	mkdir -p "$MNT/memory/first"
+	SCRIPT_TIMEOUT=300
+	cat >"$SCRIPT" <<'SH'
+cd /sys/fs/cgroup
+supervisor=$(pgrep -P $PPID -x cgx-exec)
+sh -c 'echo $$ >/sys/fs/cgroup/memory/first/cgroup.procs; exec unshare -C sleep 1000' & first=$!
+until [ "$(readlink /proc/$first/ns/cgroup)" != "$(readlink /proc/self/ns/cgroup)" ]; do :; done
+nsenter -C -t $first grep :memory: /proc/self/cgroup
+for i in $(seq 150); do unshare -C grep -c '^4:memory:/$' /proc/self/cgroup; done | sort | uniq -c | sed 's/^ *//'
+echo "namespaces held: $(ls -l /proc/$supervisor/fd | grep -c 'cgroup:\[')"
+nsenter -C -t $first grep :memory: /proc/self/cgroup /proc/$first/cgroup | sed "s/^[^:]*://"
+kill $first
+SH
+	run_script
+	[ "$status" -eq 0 ]
+	# The table's 128 and the supervisor's own namespace.
+	[ "$output" = "4:memory:/..
+150 1
+namespaces held: 129
+4:memory:/..
+4:memory:/" ]
 }
