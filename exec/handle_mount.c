@@ -288,7 +288,10 @@ int handle_mount(struct call *call)
 /*
  * The new mount API (fsopen, fsconfig, fsmount) of a cgroup v1 file system
  * is answered ENOSYS, as a kernel without it would: libmount (util-linux
- * 2.39 and later) then falls back to mount(2), which is served above.
+ * 2.39 and later) then falls back to mount(2), which is served above. So is
+ * a probe with no readable name: LXC asks fsopen(NULL) whether the API
+ * exists (EFAULT: yes), and with a yes it never falls back when
+ * fsopen("cgroup") fails.
  */
 int handle_fsopen(struct call *call)
 {
@@ -297,7 +300,7 @@ int handle_fsopen(struct call *call)
 
 	if (r == -ECANCELED)
 		return r;
-	if (r < 0 || strcmp(fsname, "cgroup"))
+	if (r != -EFAULT && (r < 0 || strcmp(fsname, "cgroup")))
 		return notif_continue(call);
 	if (!notif_valid(call))
 		return -ENOENT;

@@ -235,19 +235,20 @@ cgroupfs
 	echo "${lines[4]}" | grep -q -i 'permission\|not permitted\|must be superuser'
 }
 
-@test "fsopen(\"cgroup\") is ENOSYS, so libmount falls back to mount(2); other file systems keep it" {
+@test "fsopen(\"cgroup\") and LXC's fsopen(NULL) probe are ENOSYS, so libmount and LXC fall back to mount(2); other file systems keep it" {
 	# fsopen is syscall 430 on x86_64 and aarch64 alike.
 	run in_exec "python3 -c '
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
-for fs in (b\"cgroup\", b\"tmpfs\"):
+for fs in (b\"cgroup\", b\"tmpfs\", None):
     fd = libc.syscall(430, fs, 0)
-    print(fs.decode(), os.strerror(ctypes.get_errno()) if fd < 0 else \"fd\")
+    print(fs.decode() if fs else \"NULL\", os.strerror(ctypes.get_errno()) if fd < 0 else \"fd\")
 '"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "cgroup Function not implemented
-tmpfs fd" ]
+tmpfs fd
+NULL Function not implemented" ]
 }
 
 @test "a legacy script with hard-coded /sys/fs/cgroup/cpu,cpuacct paths runs unchanged" {
