@@ -106,7 +106,7 @@ static struct v2_dir *mirror_lookup(struct cgx_ctx *ctx, const char *path)
 			return NULL;
 		memcpy(name, path, len);
 		name[len] = '\0';
-		dir = tree_child(dir, name);
+		dir = tree_child(&ctx->tree, dir, name);
 		path += len + (path[len] == '/');
 	}
 	return dir;
