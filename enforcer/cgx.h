@@ -144,8 +144,11 @@ void cgx_deprecation_tick(struct cgx_ctx *ctx);
 /*
  * Directories of the base removed behind the daemon's back by another tool:
  * those carrying v1 groups are made again, leaves forgotten (reconcile.c).
+ * Without @thorough (and no removal seen by an operation since the last
+ * pass), a directory whose subdirectory count matches the mirror is taken
+ * as whole: one fstat per inner directory instead of one per directory.
  */
-int cgx_reconcile(struct cgx_ctx *ctx);
+int cgx_reconcile(struct cgx_ctx *ctx, bool thorough);
 
 /* Aggregate limits over divergent folds (aggregate.c). */
 /* Splits each limit whose group's processes lie outside its directory; restores exact ones. */

@@ -707,7 +707,8 @@ static void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_calle
 	if (!tuple_spans_paths(ctx, tuple) ||
 	    fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target) < 0)
 		return;
-	leaf_dir = target.leaf_name[0] ? tree_child(target.dir, target.leaf_name) : target.dir;
+	leaf_dir = target.leaf_name[0] ? tree_child(&ctx->tree, target.dir, target.leaf_name)
+				       : target.dir;
 	deprecation_record(ctx, &(struct deprecation_event){
 					.kind = DEPRECATION_MULTI_HIERARCHY_PROCESS,
 					.caller = caller,

@@ -188,7 +188,7 @@ struct v2_dir *fold_lookup_group(const struct v2_tree *tree, unsigned int h, con
 		/* kernfs takes a name of any length: so does the path of a group. */
 		if (!(name = strndup(path, len)))
 			return NULL;
-		dir = tree_child_named(dir, name);
+		dir = tree_child_named(tree, dir, name);
 		if (!dir || !dir->group[h])
 			return NULL;
 		path += len;

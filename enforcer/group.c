@@ -19,7 +19,7 @@ int cgx_group_lookup(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	struct v2_dir *dir;
 
 	(void)ctx;
-	dir = tree_child_named(parent, name);
+	dir = tree_child_named(&ctx->tree, parent, name);
 	if (!dir || !dir->group[hier])
 		return -ENOENT;
 	*child = dir;
@@ -70,7 +70,7 @@ static int dir_make(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *parent, c
 		    0)
 			return hashed;
 		/* Another name's hash (or a stray of it on disk): the next. */
-		if (tree_child(parent, v2_name))
+		if (tree_child(&ctx->tree, parent, v2_name))
 			r = -EEXIST;
 		else
 			r = mkdirat(parent_fd, v2_name, 0755) < 0 ? -errno : 0;
@@ -85,8 +85,8 @@ static int dir_make(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *parent, c
 		_cleanup_close_ int fd = -1;
 
 		/* Its name first: a restart removes a hashed directory it cannot name. */
-		if ((r = tree_set_v1_name(*dir, name)) < 0 || (fd = cgx_dir_open(ctx, *dir)) < 0 ||
-		    (r = state_save_dir_name(fd, *dir)) < 0) {
+		if ((r = tree_set_v1_name(&ctx->tree, *dir, name)) < 0 ||
+		    (fd = cgx_dir_open(ctx, *dir)) < 0 || (r = state_save_dir_name(fd, *dir)) < 0) {
 			r = r < 0 ? r : fd;
 			tree_remove_dir(&ctx->tree, *dir);
 			goto undo;
@@ -106,7 +106,7 @@ static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 	int r;
 
 	*made = false;
-	if ((*dir = tree_child_named(parent, name)))
+	if ((*dir = tree_child_named(&ctx->tree, parent, name)))
 		return 0;
 	if ((parent_fd = cgx_dir_open(ctx, parent)) < 0)
 		return parent_fd;

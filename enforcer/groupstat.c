@@ -106,7 +106,7 @@ static struct v2_dir *mirror_lookup(struct cgx_ctx *ctx, const char *path)
 			return NULL;
 		memcpy(name, path, len);
 		name[len] = '\0';
-		dir = tree_child(dir, name);
+		dir = tree_child(&ctx->tree, dir, name);
 		path += len + (path[len] == '/');
 	}
 	return dir;
@@ -117,6 +117,8 @@ static int dir_ino(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long *
 	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
 	struct stat st;
 
+	/* Set on every path: an optimiser cannot know that -errno is never 0. */
+	*ino = 0;
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0)

@@ -74,10 +74,12 @@ static void shift_groups(struct v2_dir *dir, unsigned int h, unsigned int nr)
 {
 	for (unsigned int k = h; k + 1 < nr; k++) {
 		dir->group[k] = dir->group[k + 1];
+		dir->nr_group_children[k] = dir->nr_group_children[k + 1];
 		if (dir->group[k])
 			dir->group[k]->hier = k;
 	}
 	dir->group[nr - 1] = NULL;
+	dir->nr_group_children[nr - 1] = 0;
 	v2_dir_for_each_child (child, dir)
 		shift_groups(child, h, nr);
 }

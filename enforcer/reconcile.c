@@ -51,7 +51,7 @@ static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 	return 0;
 }
 
-static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd);
+static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd, bool thorough);
 
 /* @dir is gone from v2, and with it everything below it. */
 static int repair(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
@@ -71,14 +71,28 @@ static int repair(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 		return r;
 	if ((fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
-	if ((r = reconcile_children(ctx, dir, fd)) < 0)
+	if ((r = reconcile_children(ctx, dir, fd, true)) < 0)
 		return r;
 	return dir_sync_controllers(ctx, dir);
 }
 
-static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
+/*
+ * kernfs counts a directory's subdirectories in its st_nlink (2 + subdirs):
+ * when that matches the mirror, no child is gone and only the children
+ * that have children of their own need a look. A removal hidden by another
+ * tool's mkdir beside it is left to a thorough pass.
+ */
+static bool children_all_there(struct v2_dir *dir, int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && st.st_nlink == 2 + (nlink_t)dir->nr_children;
+}
+
+static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd, bool thorough)
 {
 	struct v2_dir *child = dir->first_child;
+	bool check_each = thorough || !children_all_there(dir, fd);
 
 	while (child) {
 		/* repair() may free @child. */
@@ -86,15 +100,20 @@ static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
 		struct stat st;
 		int r;
 
-		if (fstatat(fd, child->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!check_each || fstatat(fd, child->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			_cleanup_close_ int child_fd = -1;
 
-			if (child->first_child) {
-				if ((child_fd = cgx_dir_open(ctx, child)) < 0)
-					return child_fd;
-				if ((r = reconcile_children(ctx, child, child_fd)) < 0)
-					return r;
-			}
+			/* Unchecked by the count, a child may turn out gone only here. */
+			if (!child->first_child)
+				r = 0;
+			else if ((child_fd = cgx_dir_open(ctx, child)) == -ENOENT)
+				r = repair(ctx, fd, child);
+			else if (child_fd < 0)
+				r = child_fd;
+			else
+				r = reconcile_children(ctx, child, child_fd, thorough);
+			if (r < 0)
+				return r;
 		} else if (errno != ENOENT) {
 			return -errno;
 		} else if ((r = repair(ctx, fd, child)) < 0) {
@@ -105,8 +124,9 @@ static int reconcile_children(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
 	return 0;
 }
 
-int cgx_reconcile(struct cgx_ctx *ctx)
+int cgx_reconcile(struct cgx_ctx *ctx, bool thorough)
 {
+	thorough |= ctx->reconcile_wanted;
 	ctx->reconcile_wanted = false;
-	return reconcile_children(ctx, ctx->tree.base, ctx->base_fd);
+	return reconcile_children(ctx, ctx->tree.base, ctx->base_fd, thorough);
 }

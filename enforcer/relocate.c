@@ -24,7 +24,7 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
 	 * with them its counters (an OOM kill of the group's own task): they
 	 * go to its groups first. The leaf moves up next (relocate_leaf()).
 	 */
-	if (!inner && (tasks = tree_child(dir, CGX_TASKS_LEAF)) && tasks->leaf_tuple)
+	if (!inner && (tasks = tree_child(&ctx->tree, dir, CGX_TASKS_LEAF)) && tasks->leaf_tuple)
 		group_stats_carry(ctx, tasks, tasks->leaf_tuple, false);
 	if ((fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
@@ -147,7 +147,7 @@ static int leaf_forget(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
 static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 		     const struct tuple *tuple, struct v2_dir **leaf)
 {
-	struct v2_dir *dir = name[0] ? tree_child(parent, name) : parent;
+	struct v2_dir *dir = name[0] ? tree_child(&ctx->tree, parent, name) : parent;
 	_cleanup_close_ int fd = -1;
 	int r;
 
@@ -185,7 +185,7 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
 	if ((r = fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target)) < 0)
 		return r;
 	parent_was_leaf = target.leaf_name[0] && target.dir->leaf_tuple &&
-			  !tree_child(target.dir, target.leaf_name);
+			  !tree_child(&ctx->tree, target.dir, target.leaf_name);
 	r = leaf_make(ctx, target.dir, target.leaf_name, tuple, leaf);
 	if (r == -EEXIST && !target.exact) {
 		char hashed[64];

@@ -572,7 +572,7 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 				r = check_carried(ctx, dir, name + strlen(XATTR_CARRIED), pending);
 			/* A hashed v2 name says nothing of the v1 name: its record does. */
 			else if (!strcmp(name, XATTR_NAME) && tree_is_hashed_name(dir->name))
-				r = tree_set_v1_name(dir, value.buf);
+				r = tree_set_v1_name(&ctx->tree, dir, value.buf);
 			else if (xattr_is_record(name))
 				r = xattr_load_record(ctx, dir, fd, name, value.buf);
 			else if (!strcmp(name, XATTR_TUPLE)) {

@@ -44,7 +44,7 @@ static struct v2_dir *dir_at_cgroup2_path(struct cgx_ctx *ctx, const char *v2_pa
 			return NULL;
 		memcpy(name, v2_path, len);
 		name[len] = '\0';
-		dir = tree_child(dir, name);
+		dir = tree_child(&ctx->tree, dir, name);
 		v2_path += len;
 	}
 	return dir;

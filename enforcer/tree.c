@@ -60,6 +60,75 @@ static int tree_new_dir(struct v2_tree *tree, const char *v2_name, struct v2_dir
 	return 0;
 }
 
+static unsigned int name_bucket(const struct v2_tree *tree, const struct v2_dir *parent,
+				const char *name)
+{
+	uint64_t h = fnv1a(name) ^ ((uintptr_t)parent * 0x9E3779B97F4A7C15ULL);
+
+	return (unsigned int)(h ^ (h >> 29)) & (tree->nr_name_buckets - 1);
+}
+
+static void name_index_add(struct v2_tree *tree, struct v2_dir *dir)
+{
+	unsigned int b = name_bucket(tree, dir->parent, dir->name);
+
+	dir->name_next = tree->name_buckets[b];
+	tree->name_buckets[b] = dir;
+	if (dir->v1_name) {
+		b = name_bucket(tree, dir->parent, dir->v1_name);
+		dir->v1_name_next = tree->v1_name_buckets[b];
+		tree->v1_name_buckets[b] = dir;
+	}
+}
+
+static void unlink_from(struct v2_dir **link, struct v2_dir *dir, bool v1)
+{
+	while (*link && *link != dir)
+		link = v1 ? &(*link)->v1_name_next : &(*link)->name_next;
+	if (*link)
+		*link = v1 ? dir->v1_name_next : dir->name_next;
+}
+
+static void name_index_remove(struct v2_tree *tree, struct v2_dir *dir)
+{
+	if (!tree->nr_name_buckets || !dir->parent)
+		return;
+	unlink_from(&tree->name_buckets[name_bucket(tree, dir->parent, dir->name)], dir, false);
+	if (dir->v1_name)
+		unlink_from(&tree->v1_name_buckets[name_bucket(tree, dir->parent, dir->v1_name)],
+			    dir, true);
+	dir->name_next = dir->v1_name_next = NULL;
+}
+
+static void name_index_add_subtree(struct v2_tree *tree, struct v2_dir *dir)
+{
+	v2_dir_for_each_child (child, dir) {
+		name_index_add(tree, child);
+		name_index_add_subtree(tree, child);
+	}
+}
+
+/* Doubled when the directories outnumber the buckets, as the id index is. */
+static int tree_grow_names(struct v2_tree *tree)
+{
+	unsigned int nr = tree->nr_name_buckets ? tree->nr_name_buckets * 2 : 1024;
+	struct v2_dir **names = calloc(nr, sizeof(*names));
+	struct v2_dir **v1_names = calloc(nr, sizeof(*v1_names));
+
+	if (!names || !v1_names) {
+		free(names);
+		free(v1_names);
+		return -ENOMEM;
+	}
+	free(tree->name_buckets);
+	free(tree->v1_name_buckets);
+	tree->name_buckets = names;
+	tree->v1_name_buckets = v1_names;
+	tree->nr_name_buckets = nr;
+	name_index_add_subtree(tree, tree->base);
+	return 0;
+}
+
 int tree_attach_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hier,
 		      struct v1_group *group)
 {
@@ -80,6 +149,8 @@ int tree_attach_group(struct v2_tree *tree, struct v2_dir *dir, unsigned int hie
 		if (group->id >= tree->next_id)
 			tree->next_id = group->id + 1;
 	}
+	if (!dir->group[hier] && dir->parent)
+		dir->parent->nr_group_children[hier]++;
 	group->dir = dir;
 	group->hier = hier;
 	dir->group[hier] = group;
@@ -93,6 +164,8 @@ struct v1_group *tree_detach_group(struct v2_dir *dir, unsigned int hier)
 	dir->group[hier] = NULL;
 	if (group)
 		group->dir = NULL;
+	if (group && dir->parent)
+		dir->parent->nr_group_children[hier]--;
 	return group;
 }
 
@@ -178,6 +251,7 @@ static void tree_free_subtree(struct v2_tree *tree, struct v2_dir *dir)
 		struct v2_dir *child = dir->first_child;
 
 		dir->first_child = child->next_sibling;
+		child->parent = NULL; /* off every index: the whole tree goes */
 		tree_free_subtree(tree, child);
 	}
 	tree_free_dir(tree, dir);
@@ -188,6 +262,8 @@ void tree_release(struct v2_tree *tree)
 	if (tree->base)
 		tree_free_subtree(tree, tree->base);
 	free(tree->id_buckets);
+	free(tree->name_buckets);
+	free(tree->v1_name_buckets);
 	memset(tree, 0, sizeof(*tree));
 }
 
@@ -195,56 +271,100 @@ int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_nam
 		 struct v2_dir **out)
 {
 	struct v2_dir *dir;
-	int r = tree_new_dir(tree, v2_name, &dir);
+	int r;
 
-	if (r < 0)
+	if (tree->nr_dirs + 1 > tree->nr_name_buckets && (r = tree_grow_names(tree)) < 0)
+		return r;
+	if ((r = tree_new_dir(tree, v2_name, &dir)) < 0)
 		return r;
 	dir->parent = parent;
 	dir->next_sibling = parent->first_child;
+	if (dir->next_sibling)
+		dir->next_sibling->sibling_pprev = &dir->next_sibling;
+	dir->sibling_pprev = &parent->first_child;
 	parent->first_child = dir;
 	parent->nr_children++;
+	name_index_add(tree, dir);
 	*out = dir;
 	return 0;
 }
 
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir)
 {
-	struct v2_dir **link = &dir->parent->first_child;
-
-	while (*link != dir)
-		link = &(*link)->next_sibling;
-	*link = dir->next_sibling;
+	name_index_remove(tree, dir);
+	*dir->sibling_pprev = dir->next_sibling;
+	if (dir->next_sibling)
+		dir->next_sibling->sibling_pprev = dir->sibling_pprev;
 	dir->parent->nr_children--;
 	tree_free_dir(tree, dir);
 }
 
-struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name)
+/* A tree made without tree_init() (unit tests) has no index: its lists are walked. */
+static struct v2_dir *by_v2_name(const struct v2_tree *tree, const struct v2_dir *dir,
+				 const char *v2_name)
 {
+	for (struct v2_dir *d = tree->name_buckets[name_bucket(tree, dir, v2_name)]; d;
+	     d = d->name_next)
+		if (d->parent == dir && !strcmp(d->name, v2_name))
+			return d;
+	return NULL;
+}
+
+struct v2_dir *tree_child(const struct v2_tree *tree, const struct v2_dir *dir, const char *v2_name)
+{
+	if (tree->nr_name_buckets)
+		return by_v2_name(tree, dir, v2_name);
 	v2_dir_for_each_child (child, dir)
 		if (!strcmp(child->name, v2_name))
 			return child;
 	return NULL;
 }
 
-struct v2_dir *tree_child_named(const struct v2_dir *dir, const char *v1_name)
+/*
+ * The child whose tree_dir_v1_name() is @v1_name: one recorded under that
+ * v1 name, or one without a record whose v2 name unescapes to it, which
+ * only "@@" + name and (for a name not starting with '@') the name itself do.
+ */
+struct v2_dir *tree_child_named(const struct v2_tree *tree, const struct v2_dir *dir,
+				const char *v1_name)
 {
-	v2_dir_for_each_child (child, dir) {
-		const char *name = tree_dir_v1_name(child);
+	char escaped[NAME_MAX + 3];
+	struct v2_dir *child;
 
-		if (name && !strcmp(name, v1_name))
-			return child;
+	if (!tree->nr_name_buckets) {
+		v2_dir_for_each_child (c, dir) {
+			const char *name = tree_dir_v1_name(c);
+
+			if (name && !strcmp(name, v1_name))
+				return c;
+		}
+		return NULL;
 	}
+	for (child = tree->v1_name_buckets[name_bucket(tree, dir, v1_name)]; child;
+	     child = child->v1_name_next)
+		if (child->parent == dir && !strcmp(child->v1_name, v1_name))
+			return child;
+	if (v1_name[0] != '@' && (child = by_v2_name(tree, dir, v1_name)) && !child->v1_name)
+		return child;
+	if (strlen(v1_name) > NAME_MAX)
+		return NULL;
+	snprintf(escaped, sizeof(escaped), "@@%s", v1_name);
+	if ((child = by_v2_name(tree, dir, escaped)) && !child->v1_name)
+		return child;
 	return NULL;
 }
 
-int tree_set_v1_name(struct v2_dir *dir, const char *v1_name)
+int tree_set_v1_name(struct v2_tree *tree, struct v2_dir *dir, const char *v1_name)
 {
 	char *copy = strdup(v1_name);
 
 	if (!copy)
 		return -ENOMEM;
+	name_index_remove(tree, dir);
 	free(dir->v1_name);
 	dir->v1_name = copy;
+	if (tree->nr_name_buckets && dir->parent)
+		name_index_add(tree, dir);
 	return 0;
 }
 
@@ -411,9 +531,5 @@ struct v2_dir *cgx_group_next_child(struct v2_dir *parent, unsigned int hier, st
 
 unsigned int cgx_group_nr_children(const struct v2_dir *dir, unsigned int hier)
 {
-	unsigned int n = 0;
-
-	v2_dir_for_each_child (child, dir)
-		n += child->group[hier] != NULL;
-	return n;
+	return dir->nr_group_children[hier];
 }

@@ -69,8 +69,12 @@ struct v2_dir {
 	char *v1_name;
 	struct v2_dir *parent;
 	struct v2_dir *first_child;
-	struct v2_dir *next_sibling;
+	struct v2_dir *next_sibling, **sibling_pprev;
 	unsigned int nr_children;
+	/* Children that are groups of hierarchy h: st_nlink and rmdir ask for it on every call. */
+	unsigned int nr_group_children[CGX_MAX_HIER];
+	/* Chains of the tree's name indexes: by v2 name, and by recorded v1 name. */
+	struct v2_dir *name_next, *v1_name_next;
 	time_t created;
 	struct v1_group *group[CGX_MAX_HIER];
 	/* Non-NULL when processes of this tuple live here. */
@@ -93,6 +97,13 @@ struct v2_tree {
 	uint64_t id_reserved;
 	struct v2_dir *leaves;
 	unsigned int nr_hier;
+	/*
+	 * Children by (parent, name), so that a lookup beside 100,000 siblings
+	 * costs what it costs beside none: one index of every directory by its
+	 * v2 name, one of those whose v1 name is recorded (hashed names).
+	 */
+	struct v2_dir **name_buckets, **v1_name_buckets;
+	unsigned int nr_name_buckets;
 };
 
 void v1_group_free(struct v1_group *group);
@@ -105,11 +116,13 @@ int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_nam
 		 struct v2_dir **out);
 /* Unlinks and frees @dir, which must have no children. */
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir);
-struct v2_dir *tree_child(const struct v2_dir *dir, const char *v2_name);
+struct v2_dir *tree_child(const struct v2_tree *tree, const struct v2_dir *dir,
+			  const char *v2_name);
 /* The child whose v1 name is @v1_name (never a daemon leaf), or NULL. */
-struct v2_dir *tree_child_named(const struct v2_dir *dir, const char *v1_name);
+struct v2_dir *tree_child_named(const struct v2_tree *tree, const struct v2_dir *dir,
+				const char *v1_name);
 /* Records the v1 name of a directory whose v2 name is a hash (tree_escape_name() said 1). */
-int tree_set_v1_name(struct v2_dir *dir, const char *v1_name);
+int tree_set_v1_name(struct v2_tree *tree, struct v2_dir *dir, const char *v1_name);
 /*
  * Makes @group hierarchy @hier's group at @dir. A group with no id gets
  * next_id; one with an id (state_new_id, or loaded) is indexed under it.

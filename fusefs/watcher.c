@@ -21,11 +21,14 @@
 #define RESCAN_INTERVAL_MS CGX_REBALANCE_INTERVAL_MS
 
 /*
- * Every this many wake-ups the whole mirror is checked against v2 for
- * directories another tool removed (one fstatat per directory); sooner when
- * an operation found one gone.
+ * Every this many wake-ups the mirror is checked against v2 for directories
+ * another tool removed, by their parents' subdirectory counts; sooner when
+ * an operation found one gone. Every RECONCILE_THOROUGH_EVERY of those
+ * checks, one fstatat per directory also finds a removal that another
+ * tool's mkdir beside it hid from the count.
  */
-#define RECONCILE_EVERY 10
+#define RECONCILE_EVERY		 10
+#define RECONCILE_THOROUGH_EVERY 10
 
 static void close_fd(int *fd)
 {
@@ -109,7 +112,9 @@ static void *watch_loop(void *arg)
 		if (fds[2].revents)
 			drain(watcher->inotify_fd);
 		if ((watcher->ctx->reconcile_wanted || ++wakeups % RECONCILE_EVERY == 0) &&
-		    (r = cgx_reconcile(watcher->ctx)) < 0)
+		    (r = cgx_reconcile(watcher->ctx,
+				       wakeups % (RECONCILE_EVERY * RECONCILE_THOROUGH_EVERY) ==
+					       0)) < 0)
 			cgx_log_errno(r, "cannot repair the mirror of the v2 tree");
 		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
 			cgx_log_errno(r, "cannot rebalance the split limits");

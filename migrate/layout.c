@@ -15,7 +15,7 @@ struct group_ref {
 
 struct layout {
 	struct mig_report *report;
-	struct strmap dir_by_name; /* "parent pointer/name" -> v2_dir */
+	struct strmap dir_by_name; /* "directory pointer" -> its node index + 1 */
 	struct group_ref *group_by_id;
 	size_t nr_ids;
 	struct v2_dir **task_leaf;
@@ -24,15 +24,9 @@ struct layout {
 static int child_dir(struct layout *layout, struct v2_dir *parent, const char *v2_name,
 		     struct v2_dir **out)
 {
-	char key[320];
-	int r;
-
-	snprintf(key, sizeof(key), "%p/%s", (void *)parent, v2_name);
-	if ((*out = strmap_get(&layout->dir_by_name, key)))
+	if ((*out = tree_child(&layout->report->tree, parent, v2_name)))
 		return 0;
-	if ((r = tree_add_dir(&layout->report->tree, parent, v2_name, out)) < 0)
-		return r;
-	return strmap_put(&layout->dir_by_name, key, *out);
+	return tree_add_dir(&layout->report->tree, parent, v2_name, out);
 }
 
 static int attach(struct layout *layout, struct v2_dir *dir, unsigned int h, unsigned int g)
@@ -85,7 +79,8 @@ static int build_group_dirs(struct layout *layout)
 				return mig_err(hashed, "%s%s: no cgroup2 name", hier->mountpoint,
 					       hier->groups[g].path);
 			if ((r = child_dir(layout, parent, v2_name, &dir)) < 0 ||
-			    (hashed && !dir->v1_name && (r = tree_set_v1_name(dir, name)) < 0) ||
+			    (hashed && !dir->v1_name &&
+			     (r = tree_set_v1_name(&layout->report->tree, dir, name)) < 0) ||
 			    (r = attach(layout, dir, h, g)) < 0)
 				return r;
 		}

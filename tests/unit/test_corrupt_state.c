@@ -55,7 +55,7 @@ static void cfs_period_zero(void)
 	CHECK_EQ_INT(fake_view_open(&view), 0);
 	if (!view.ctx)
 		return;
-	CHECK((a = tree_child(view.ctx->tree.base, "a")) != NULL);
+	CHECK((a = tree_child(&view.ctx->tree, view.ctx->tree.base, "a")) != NULL);
 	/* Checked against the subtree, then refused: cgroup2 has no cpu controller here. */
 	CHECK_EQ_INT(write_named(a, "cpu,cpuacct", "cpu.cfs_burst_us", "0"), -EOPNOTSUPP);
 	CHECK_EQ_INT(write_named(a, "cpu,cpuacct", "cpu.cfs_quota_us", "50000"), -EOPNOTSUPP);
@@ -80,7 +80,7 @@ static void attr_type_bits(void)
 	CHECK_EQ_INT(fake_view_open(&view), 0);
 	if (!view.ctx)
 		return;
-	a = tree_child(view.ctx->tree.base, "a");
+	a = tree_child(&view.ctx->tree, view.ctx->tree.base, "a");
 	h = hier_set_find(&view.ctx->hiers, "cpu,cpuacct");
 	f = h < 0 ? -1 : v1_file_find(&view.ctx->hiers.hier[h], "cpu.shares");
 	CHECK(a && h >= 0 && f >= 0);

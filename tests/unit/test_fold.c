@@ -23,17 +23,17 @@ static struct v2_dir *group(unsigned int h, const char *path)
 		char v2_name[300];
 		struct v2_dir *child;
 
-		if (!(child = tree_child_named(dir, name))) {
+		if (!(child = tree_child_named(&tree, dir, name))) {
 			int hashed = tree_escape_name(name, v2_name, sizeof(v2_name));
 
 			tree_add_dir(&tree, dir, v2_name, &child);
 			if (hashed)
-				tree_set_v1_name(child, name);
+				tree_set_v1_name(&tree, child, name);
 		}
 		dir = child;
 	}
 	if (!dir->group[h])
-		dir->group[h] = calloc(1, sizeof(struct v1_group));
+		tree_attach_group(&tree, dir, h, calloc(1, sizeof(struct v1_group)));
 	return dir;
 }
 

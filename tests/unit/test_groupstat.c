@@ -28,7 +28,7 @@ static const char *v1(const char *file)
 	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
 	struct cgx_ctx *ctx = view.ctx;
 	int h = hier_set_find(&ctx->hiers, "memory");
-	struct v2_dir *sng = tree_child(ctx->tree.base, "sng");
+	struct v2_dir *sng = tree_child(&ctx->tree, ctx->tree.base, "sng");
 	int f = v1_file_find(&ctx->hiers.hier[h], file);
 
 	line[0] = '\0';
@@ -48,7 +48,8 @@ static const char *oom_kills(void)
 	const char *kill;
 
 	line[0] = '\0';
-	if (cgx_file_read(ctx, tree_child(ctx->tree.base, "sng"), h, f, &view.caller, &out) == 0 &&
+	if (cgx_file_read(ctx, tree_child(&ctx->tree, ctx->tree.base, "sng"), h, f, &view.caller,
+			  &out) == 0 &&
 	    (kill = strstr(out.buf, "oom_kill ")))
 		snprintf(line, sizeof(line), "%.*s", (int)strcspn(kill, "\n"), kill);
 	return line;
@@ -105,7 +106,7 @@ static void test_the_outside_leaf_counts_while_it_lives(void)
 static void test_a_charged_outside_leaf_is_kept(struct v2_dir *leaf)
 {
 	CHECK_EQ_INT(leaf_prune(view.ctx, leaf, true), 0);
-	CHECK(tree_child(view.ctx->tree.base, LEAF) == leaf && leaf->leaf_tuple);
+	CHECK(tree_child(&view.ctx->tree, view.ctx->tree.base, LEAF) == leaf && leaf->leaf_tuple);
 }
 
 static void test_what_a_removed_leaf_counted_stays(struct v2_dir *leaf)
@@ -118,7 +119,7 @@ static void test_what_a_removed_leaf_counted_stays(struct v2_dir *leaf)
 	CHECK(!strcmp(oom_kills(), "oom_kill 1"));
 	CHECK(!strcmp(v1("memory.failcnt"), "2"));
 	CHECK_EQ_INT(remove_leaf(leaf), 0);
-	CHECK(!tree_child(view.ctx->tree.base, LEAF));
+	CHECK(!tree_child(&view.ctx->tree, view.ctx->tree.base, LEAF));
 	CHECK(!strcmp(oom_kills(), "oom_kill 1"));
 	CHECK(!strcmp(v1("memory.failcnt"), "2"));
 	CHECK(!strcmp(v1("memory.max_usage_in_bytes"), "20480"));
@@ -139,7 +140,7 @@ int main(void)
 	CHECK_EQ_INT(setup(), 0);
 	if (!view.ctx)
 		return check_summary("groupstat");
-	leaf = tree_child(view.ctx->tree.base, LEAF);
+	leaf = tree_child(&view.ctx->tree, view.ctx->tree.base, LEAF);
 	CHECK(leaf && leaf->leaf_tuple);
 	if (leaf) {
 		test_the_outside_leaf_counts_while_it_lives();

@@ -167,7 +167,7 @@ static void inner_directory_is_thawed(void)
 	CHECK_EQ_INT(fake_view_open(&view), 0);
 	if (!view.ctx)
 		return;
-	batch = tree_child(view.ctx->tree.base, "batch");
+	batch = tree_child(&view.ctx->tree, view.ctx->tree.base, "batch");
 	CHECK(batch && batch->leaf_tuple);
 	CHECK_EQ_INT(
 		cgx_group_mkdir(view.ctx, batch, hier("freezer"), "sub", &view.caller, 0755, &sub),
