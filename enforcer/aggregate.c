@@ -36,14 +36,25 @@ struct aggregate_kind {
 	enum split_policy policy;
 	unsigned long long unit; /* parts are multiples of this */
 	unsigned long long floor;
+	/*
+	 * The least an idle part (an empty leaf kept for its charge) holds:
+	 * what an empty cgroup keeps of it. A page of kernel memory, no task,
+	 * the smallest quota cpu.max takes.
+	 */
+	unsigned long long idle_floor;
 };
 
 static const struct aggregate_kind kinds[] = {
 	{"memory", "memory.limit_in_bytes", "memory.max", "memory.current", NULL, SPLIT_HEADROOM,
-	 4096, 4096},
-	{"pids", "pids.max", "pids.max", "pids.current", NULL, SPLIT_HEADROOM, 1, 1},
+	 4096, 4096, 4096},
+	/*
+	 * pids.max 0 on an empty leaf: a share of one task there, for every
+	 * leaf a process passed through while joining hierarchies one by one
+	 * (runc exec), left the container too few to fork.
+	 */
+	{"pids", "pids.max", "pids.max", "pids.current", NULL, SPLIT_HEADROOM, 1, 1, 0},
 	/* cpu.max takes no quota under 1 ms (tg_set_cfs_bandwidth's min_cfs_quota_period). */
-	{"cpu", "cpu.cfs_quota_us", "cpu.max", "cpu.stat", "usage_usec", SPLIT_RATE, 1, 1000},
+	{"cpu", "cpu.cfs_quota_us", "cpu.max", "cpu.stat", "usage_usec", SPLIT_RATE, 1, 1000, 1000},
 };
 
 /* A part that is no limit at all: "max". */
@@ -194,15 +205,16 @@ static unsigned long long held_part(bool by_rate, unsigned long long unit, unsig
 }
 
 void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
-		     const unsigned long long *demand, const bool *idle, size_t nr,
-		     unsigned long long limit, unsigned long long *parts)
+		     unsigned long long idle_floor, const unsigned long long *demand,
+		     const bool *idle, size_t nr, unsigned long long limit,
+		     unsigned long long *parts)
 {
 	unsigned long long reserve, pool, held = 0, total = 0, given = 0;
 	size_t live = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		if (idle && idle[i]) {
-			parts[i] = held_part(by_rate, unit, floor, demand[i]);
+			parts[i] = held_part(by_rate, unit, idle_floor, demand[i]);
 			held += parts[i];
 		} else {
 			live++;
@@ -275,8 +287,8 @@ static int split(struct cgx_ctx *ctx, struct plan *plan, const struct aggregate_
 		idle[i] =
 			i > 0 && units[i] != plan->arriving && cgx_dir_is_empty(ctx, units[i]) > 0;
 	}
-	aggregate_split(kind->policy == SPLIT_RATE, kind->unit, kind->floor, demand, idle, nr,
-			limit, parts);
+	aggregate_split(kind->policy == SPLIT_RATE, kind->unit, kind->floor, kind->idle_floor,
+			demand, idle, nr, limit, parts);
 	for (size_t i = 0; i < nr; i++)
 		if ((r = plan_add(plan, units[i], kind, parts[i], period)) < 0)
 			return r;

@@ -29,10 +29,11 @@ bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *le
  * in proportion to demand. Parts are multiples of @unit and add up to at most
  * @limit unless the floors alone pass it. A part @idle (NULL: none) cannot
  * grow: it gets what it holds (its demand in whole units, for a rate
- * nothing), at least @floor, and the others share the rest of @limit.
+ * nothing), at least @idle_floor, and the others share the rest of @limit.
  */
 void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
-		     const unsigned long long *demand, const bool *idle, size_t nr,
-		     unsigned long long limit, unsigned long long *parts);
+		     unsigned long long idle_floor, const unsigned long long *demand,
+		     const bool *idle, size_t nr, unsigned long long limit,
+		     unsigned long long *parts);
 
 #endif
