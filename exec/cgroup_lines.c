@@ -78,7 +78,69 @@ static const char *group_in_tuple(const struct view_hier *hier, const char *tupl
 	return NULL;
 }
 
-int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, struct strbuf *out)
+const char *cgroup_group_of(const struct view_hier *hier, const char *tuple, char *path,
+			    size_t size)
+{
+	const char *group = group_in_tuple(hier, tuple, path, size);
+
+	return group ? group : "/";
+}
+
+/* The next component of a v1 path at *@cursor, its length in *@len; NULL at the end. */
+static const char *next_component(const char **cursor, size_t *len)
+{
+	const char *at = *cursor + strspn(*cursor, "/");
+
+	if (!*at)
+		return NULL;
+	*len = strcspn(at, "/");
+	*cursor = at + *len;
+	return at;
+}
+
+int cgroup_path_from(const char *group, const char *root, char *out, size_t size)
+{
+	const char *g = group, *r = root, *gc, *rc;
+	size_t used = 0, glen = 0, rlen = 0;
+
+	/* kernfs_common_ancestor(): the components both paths share. */
+	for (;;) {
+		const char *gsave = g, *rsave = r;
+
+		gc = next_component(&g, &glen);
+		rc = next_component(&r, &rlen);
+		if (!gc || !rc || glen != rlen || memcmp(gc, rc, glen)) {
+			g = gsave;
+			r = rsave;
+			break;
+		}
+	}
+	/* "/.." for each level from the ancestor down to the root, then the names down to @group.
+	 */
+	while (next_component(&r, &rlen)) {
+		if (used + 3 >= size)
+			return -ENAMETOOLONG;
+		memcpy(out + used, "/..", 3);
+		used += 3;
+	}
+	while ((gc = next_component(&g, &glen))) {
+		if (used + 1 + glen >= size)
+			return -ENAMETOOLONG;
+		out[used++] = '/';
+		memcpy(out + used, gc, glen);
+		used += glen;
+	}
+	if (!used) {
+		if (size < 2)
+			return -ENAMETOOLONG;
+		out[used++] = '/';
+	}
+	out[used] = '\0';
+	return 0;
+}
+
+int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+		 struct strbuf *out)
 {
 	char tuple[8192];
 	int r;
@@ -88,8 +150,7 @@ int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, struct strbu
 	/* cgroup_setup_root() puts a new root at the head of the list: the highest id first. */
 	for (unsigned int printed = 0, last = ~0u; printed < view->nr; printed++) {
 		const struct view_hier *next = NULL;
-		char path[PATH_MAX];
-		const char *group;
+		char group[PATH_MAX], root[PATH_MAX], path[PATH_MAX];
 
 		for (unsigned int i = 0; i < view->nr; i++)
 			if (view->hier[i].id < last && (!next || view->hier[i].id > next->id))
@@ -97,25 +158,34 @@ int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, struct strbu
 		if (!next)
 			break;
 		last = next->id;
-		group = group_in_tuple(next, tuple, path, sizeof(path));
-		if ((r = strbuf_addf(out, "%u:%s:%s\n", next->id, next->options,
-				     group ? group : "/")) < 0)
+		/* cgroup_path_ns_locked(): relative to the reader's namespace root, raw. */
+		if ((r = cgroup_path_from(cgroup_group_of(next, tuple, group, sizeof(group)),
+					  cgroup_group_of(next, root_tuple, root, sizeof(root)),
+					  path, sizeof(path))) < 0 ||
+		    (r = strbuf_addf(out, "%u:%s:%s\n", next->id, next->options, path)) < 0)
 			return r;
 	}
 	return 0;
 }
 
-int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, struct strbuf *out)
+int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+		struct strbuf *out)
 {
 	int cpuset = hier_controller_index("cpuset", strlen("cpuset"));
-	const char *group = NULL;
-	char tuple[8192], path[PATH_MAX];
+	const char *group = "/", *root = "/";
+	char tuple[8192], group_buf[PATH_MAX], root_buf[PATH_MAX], path[PATH_MAX];
 	int r;
 
 	if ((r = cgroup_tuple_of(cgroup2, pid, tuple, sizeof(tuple))) < 0)
 		return r;
 	for (unsigned int i = 0; i < view->nr && cpuset >= 0; i++)
-		if (view->hier[i].controllers & (1u << cpuset))
-			group = group_in_tuple(&view->hier[i], tuple, path, sizeof(path));
-	return strbuf_addf(out, "%s\n", group ? group : "/");
+		if (view->hier[i].controllers & (1u << cpuset)) {
+			group = cgroup_group_of(&view->hier[i], tuple, group_buf,
+						sizeof(group_buf));
+			root = cgroup_group_of(&view->hier[i], root_tuple, root_buf,
+					       sizeof(root_buf));
+		}
+	if ((r = cgroup_path_from(group, root, path, sizeof(path))) < 0)
+		return r;
+	return strbuf_addf(out, "%s\n", path);
 }

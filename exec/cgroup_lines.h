@@ -14,15 +14,33 @@
 /*
  * "N:cpu,cpuacct:/path" for every hierarchy of @view, newest root first as
  * the kernel walks its list of roots; "/" where the tuple names no group.
- * @cgroup2 is the cgroup2 mount the leaves live in. -ENOENT for no such pid.
+ * Each path is seen from the reader's cgroup namespace, rooted at the groups
+ * of @root_tuple ("" for the initial namespace), as cgroup_path_ns_locked()
+ * prints it. @cgroup2 is the cgroup2 mount the leaves live in. -ENOENT for
+ * no such pid.
  */
-int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, struct strbuf *out);
+int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+		 struct strbuf *out);
 
 /*
  * /proc/PID/cpuset: the group of the hierarchy holding cpuset ("/" for its
- * root or when no hierarchy holds it), as proc_cpuset_show() prints it.
+ * root or when no hierarchy holds it), seen from @root_tuple as
+ * proc_cpuset_show() prints it.
  */
-int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, struct strbuf *out);
+int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+		struct strbuf *out);
+
+/* The group of @hier in @tuple ("/" when it names none), in @path or a constant. */
+const char *cgroup_group_of(const struct view_hier *hier, const char *tuple, char *path,
+			    size_t size);
+
+/*
+ * kernfs_path_from_node(): v1 path @group seen from namespace root @root,
+ * both absolute: "/" when equal, else "/.." for each level from their
+ * common ancestor down to @root, then the names from there down to @group.
+ * -ENAMETOOLONG past @size.
+ */
+int cgroup_path_from(const char *group, const char *root, char *out, size_t size);
 
 /* The tuple text of @pid ("cpu,cpuacct:/a\n..."), "" outside cgxfs's base. */
 int cgroup_tuple_of(const char *cgroup2, pid_t pid, char *tuple, size_t size);

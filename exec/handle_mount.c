@@ -6,6 +6,8 @@
  * binds are the kernel's; fsopen("cgroup") is refused so that mount(2) is used.
  */
 #include "caller.h"
+#include "cgroup_lines.h"
+#include "cgroupns.h"
 #include "decode.h"
 #include "handle.h"
 #include "mount_helper.h"
@@ -120,10 +122,11 @@ static int hierarchy_tree(struct supervisor *sup, const struct caller *caller, c
 			  const char *source)
 {
 	_cleanup_close_ int mnt_owner = -1, cgroup_owner = -1, tree = -1;
+	_cleanup_free_ char *root_tuple = NULL;
 	struct cgroup_request want;
 	struct view_hier *hier;
-	char dir[sizeof(hier->dir)];
-	int r;
+	char dir[PATH_MAX], group[PATH_MAX];
+	int r, root_error = 0;
 
 	/* path_mount(): may_mount(), CAP_SYS_ADMIN over the caller's mount namespace. */
 	if ((mnt_owner = ns_owner(caller->ns_mnt)) < 0)
@@ -144,6 +147,17 @@ static int hierarchy_tree(struct supervisor *sup, const struct caller *caller, c
 		return r < 0 ? r : -EPERM;
 	if ((r = cgroup_options_validate(&want)) < 0)
 		return r;
+	/*
+	 * cgroup_init_fs_context() takes the caller's cgroup namespace at
+	 * mount(2); outside the initial one, its root is what is mounted. Found
+	 * before the view is locked (it mounts and reads the cgroup2 tree); its
+	 * error comes after cgroup1_root_to_use()'s, as the kernel's does.
+	 */
+	if (!ns_same(caller->ns_cgroup, caller_self_ns_cgroup())) {
+		if (!(root_tuple = malloc(CGROUPNS_TUPLE_MAX)))
+			return -ENOMEM;
+		root_error = cgroupns_root(caller->ns_cgroup, root_tuple, CGROUPNS_TUPLE_MAX);
+	}
 
 	pthread_mutex_lock(&sup->view_lock);
 	if ((r = view_reload(&sup->view)) < 0 || (r = find_hierarchy(&sup->view, &want, &hier)) < 0)
@@ -165,8 +179,15 @@ static int hierarchy_tree(struct supervisor *sup, const struct caller *caller, c
 		if ((r = make_hierarchy(&sup->view, &want, &hier)) < 0)
 			goto unlock;
 	}
-	snprintf(dir, sizeof(dir), "%s", hier->dir);
-	r = 0;
+	/*
+	 * cgroup_do_get_tree(): a non-initial namespace mounts its root's group
+	 * of the hierarchy; one removed since fails (kernfs_node_dentry()).
+	 */
+	r = root_error;
+	if (r == 0 && snprintf(dir, sizeof(dir), "%s%s", hier->dir,
+			       root_tuple ? cgroup_group_of(hier, root_tuple, group, sizeof(group))
+					  : "") >= (int)sizeof(dir))
+		r = -ENAMETOOLONG;
 unlock:
 	pthread_mutex_unlock(&sup->view_lock);
 	if (r < 0)
@@ -175,7 +196,8 @@ unlock:
 	 * Cloned by the supervisor, attached by the helper: the bind is the
 	 * view's, the place and the right to mount there the caller's.
 	 */
-	if ((tree = open_tree(sup->view.fd, dir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC)) < 0)
+	if ((tree = open_tree(sup->view.fd, dir,
+			      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_SYMLINK_NOFOLLOW)) < 0)
 		return -errno;
 	if ((r = remember_source(sup, tree, source)) < 0)
 		return r;

@@ -5,6 +5,7 @@
  * fd table with SECCOMP_IOCTL_NOTIF_ADDFD.
  */
 #include "caller.h"
+#include "cgroupns.h"
 #include "handle.h"
 #include "notif.h"
 #include "proc_files.h"
@@ -116,7 +117,8 @@ static int content_fd(const char *name, const struct strbuf *content)
 int handle_open(struct call *call)
 {
 	_cleanup_strbuf_ struct strbuf content = STRBUF_INIT;
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int fd = -1, reader_ns = -1;
+	_cleanup_free_ char *root_tuple = NULL;
 	struct seccomp_notif_addfd addfd;
 	struct open_call open_call;
 	char path[PATH_MAX], absolute[PATH_MAX];
@@ -141,10 +143,18 @@ int handle_open(struct call *call)
 	if (subject != tgid && file != PROC_CGROUPS &&
 	    (r = caller_may_open(call, &open_call, path)) < 0)
 		return r == -ECANCELED ? r : notif_continue(call);
+	/* The notifying thread reads: its cgroup namespace roots the paths (current->nsproxy). */
+	if ((reader_ns = cgroupns_open(call->req.pid)) < 0)
+		return notif_continue(call);
 	/* The pid and the path were read from a process that may be gone and its pid reused. */
 	if (!notif_valid(call))
 		return -ENOENT;
-	if ((r = proc_file_content(call->sup, file, subject, &content)) < 0)
+	if (!(root_tuple = malloc(CGROUPNS_TUPLE_MAX)))
+		return notif_return(call, -1, -ENOMEM);
+	/* A namespace whose root was gone before it was seen: paths from the hierarchy's root. */
+	if (cgroupns_root(reader_ns, root_tuple, CGROUPNS_TUPLE_MAX) < 0)
+		root_tuple[0] = '\0';
+	if ((r = proc_file_content(call->sup, file, subject, root_tuple, &content)) < 0)
 		return notif_continue(call); /* no such pid: the kernel's own error */
 	if ((fd = content_fd(proc_file_name(file), &content)) < 0)
 		return notif_return(call, -1, fd);

@@ -9,8 +9,14 @@
 
 #include <sys/types.h>
 
+/*
+ * @file of process @subject as a v1 kernel prints it to a reader whose
+ * cgroup namespace is rooted at @root_tuple (cgroupns_root(), "" for the
+ * initial one): the kernel renders paths relative to the reader's, not the
+ * subject's, namespace.
+ */
 int proc_file_content(struct supervisor *sup, enum proc_file file, pid_t subject,
-		      struct strbuf *out);
+		      const char *root_tuple, struct strbuf *out);
 const char *proc_file_name(enum proc_file file);
 
 #endif

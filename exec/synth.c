@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "synth.h"
 
+#include "cgroup_lines.h"
 #include "ns.h"
 
 #include <fcntl.h>
@@ -176,7 +177,59 @@ static bool is_hidden_host_cgroup(const struct mountinfo_line *mi, size_t nr, si
 	return path_covers(CGROUP_ROOT, mi[i].mount_point) && is_overmounted(mi, nr, i, 0);
 }
 
-int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, struct strbuf *out)
+/* Undoes mangle()'s octal escapes of a mountinfo field ("\\040" for a space). */
+static void unescape_field(const char *field, char *out, size_t size)
+{
+	size_t used = 0;
+
+	while (*field && used + 1 < size) {
+		if (field[0] == '\\' && field[1] >= '0' && field[1] <= '3' && field[2] >= '0' &&
+		    field[2] <= '7' && field[3] >= '0' && field[3] <= '7') {
+			out[used++] = (char)((field[1] - '0') << 6 | (field[2] - '0') << 3 |
+					     (field[3] - '0'));
+			field += 4;
+		} else {
+			out[used++] = *field++;
+		}
+	}
+	out[used] = '\0';
+}
+
+/* seq_escape(" \t\n\\") as show_mountinfo() escapes a mount's root. */
+static void escape_field(const char *raw, char *out, size_t size)
+{
+	size_t used = 0;
+
+	for (; *raw && used + 4 < size; raw++) {
+		if (strchr(" \t\n\\", *raw))
+			used += snprintf(out + used, size - used, "\\%03o", (unsigned char)*raw);
+		else
+			out[used++] = *raw;
+	}
+	out[used] = '\0';
+}
+
+/*
+ * The root of a bind of hierarchy @hier's group @v1_root (escaped), as
+ * cgroup_show_path() prints it to a reader whose namespace is rooted at
+ * @root_tuple: relative to the reader's root in that hierarchy.
+ */
+static int reader_root(const struct view_hier *hier, const char *v1_root, const char *root_tuple,
+		       char *out, size_t size)
+{
+	char group[PATH_MAX], root[PATH_MAX], path[PATH_MAX];
+	int r;
+
+	unescape_field(v1_root, group, sizeof(group));
+	if ((r = cgroup_path_from(group, cgroup_group_of(hier, root_tuple, root, sizeof(root)),
+				  path, sizeof(path))) < 0)
+		return r;
+	escape_field(path, out, size);
+	return 0;
+}
+
+int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, const char *root_tuple,
+		      struct strbuf *out)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	_cleanup_free_ struct mountinfo_line *mi = NULL;
@@ -208,7 +261,7 @@ int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, str
 		struct mountinfo_line row = mi[i];
 		struct view_hier *hier = NULL;
 		const char *v1_root = "/";
-		char super_options[300];
+		char super_options[300], root[PATH_MAX * 4];
 
 		if (!strcmp(row.dev, view_dev))
 			hier = hier_of_root(view, row.root, &v1_root);
@@ -217,7 +270,9 @@ int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, str
 			snprintf(super_options, sizeof(super_options), "%.*s,%s",
 				 (int)strcspn(row.super_options, ","), row.super_options,
 				 hier->options);
-			row.root = (char *)v1_root;
+			if ((r = reader_root(hier, v1_root, root_tuple, root, sizeof(root))) < 0)
+				return r;
+			row.root = root;
 			row.fstype = "cgroup";
 			row.source = (char *)view_source_of(view, strtoull(row.id, NULL, 10));
 			if (!row.source)
