@@ -1,10 +1,10 @@
 # tests/clients/runc.bash: the body of runc.sh and pending/runc-*.sh.
 # Client tier (tests/vm/README.md): runc (Debian 12's 1.1.5, cgroupfs
 # driver) runs a busybox container from `runc spec` with a 64 MiB memory
-# limit, a pids limit and cpu shares. RUNC_CGNS=1 (pending/runc-cgns.sh)
-# adds the cgroup namespace that runc spec adds only on unified hosts (runc
-# then mounts each hierarchy itself, mount -t cgroup), and reads the
-# container with `runc exec` too, as RUNC_EXEC=1 (pending/runc-exec.sh) does.
+# limit, a pids limit and cpu shares. RUNC_CGNS=1 (runc-cgns.sh) adds the
+# cgroup namespace that runc spec adds only on unified hosts (runc then
+# mounts each hierarchy itself, mount -t cgroup); RUNC_EXEC=1
+# (pending/runc-exec.sh) reads the container with `runc exec` too.
 # Inside: the limits, /proc/self/cgroup, the cgroup mounts, an OOM kill and
 # a fork past pids.max; outside: state, pause/resume (freezer), ps,
 # events --stats, kill and delete. In the v2 guest each step's real cgroup2
@@ -13,7 +13,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/rootfs.bash"
 command -v runc >/dev/null || { echo "runc missing (scripts/install-clients)"; exit 1; }
 command -v jq >/dev/null || { echo "jq missing"; exit 1; }
-cgns=${RUNC_CGNS:-} exec_reads=${RUNC_EXEC:-$cgns}
+cgns=${RUNC_CGNS:-} exec_reads=${RUNC_EXEC:-}
 id=cgx-runc path=/cgx-runc/ctr
 st() { echo "$1 status $2"; }
 # "status" and "pid" of `runc state` (jq costs a second per run under TCG).
