@@ -12,8 +12,10 @@ mkdir -p $work
 sock=unix://$work/docker.sock
 d() { /usr/bin/docker -H $sock "$@"; }
 ids() { sed -E 's/[0-9a-f]{64}/ID/g'; }
-# shellcheck source=/dev/null
-. "$(dirname "${BASH_SOURCE[0]}")/expect-v2.bash"
+# shellcheck source=tests/clients/effects.bash
+. "$(dirname "$0")/effects.bash"
+# shellcheck source=tests/clients/rootfs.bash
+. "$(dirname "$0")/rootfs.bash"
 
 dockerd -H $sock --data-root $work/root --exec-root $work/exec --pidfile $work/dockerd.pid \
   --exec-opt native.cgroupdriver=cgroupfs --storage-driver vfs --iptables=false \
@@ -24,9 +26,7 @@ for _ in $(seq 1200); do d version >/dev/null 2>&1 && break; sleep 0.1; done
 d version --format 'dockerd {{.Server.Version}}' || { tail -20 $work/dockerd.log; exit 1; }
 d info --format 'CgroupDriver {{.CgroupDriver}} CgroupVersion {{.CgroupVersion}}'
 
-mkdir -p $work/rootfs/bin
-cp /bin/busybox $work/rootfs/bin/busybox
-for a in sh cat sleep head tr ls; do ln -s busybox $work/rootfs/bin/$a; done
+busybox_rootfs $work/rootfs sh cat sleep head tr ls
 tar -C $work/rootfs -cf $work/bb.tar .
 d import $work/bb.tar bb:1 >/dev/null && echo "import: ok"
 
@@ -37,30 +37,33 @@ d exec c1 sh -c 'cat /proc/self/cgroup; ls /sys/fs/cgroup
   for f in memory/memory.limit_in_bytes pids/pids.max cpu/cpu.shares freezer/freezer.state; do
     echo "$f $(cat /sys/fs/cgroup/$f)"; done' | ids
 pid=$(d inspect --format '{{.State.Pid}}' c1)
-v2_expect "$pid" memory.max 33554432
-v2_expect "$pid" pids.max 16
-v2_expect "$pid" cpu.weight 1
+effect_cgroup cg "$pid"
+effect_limit "$pid" memory.max 33554432
+effect_limit "$pid" pids.max 16
+effect_value "$pid" cpu.weight 1
 echo "== stats"
 d stats --no-stream --format '{{.Name}} {{.MemUsage}} {{.PIDs}}' c1 | sed -E 's/ [^ ]+ \/ / limit /'
 echo "== pause"
 d pause c1
 d inspect --format '{{.State.Status}}' c1
 echo "freezer.state $(cat /sys/fs/cgroup/freezer/docker/*/freezer.state)"
-v2_expect "$pid" cgroup.freeze 1
-v2_expect "$pid" cgroup.events:frozen 1
+effect_frozen "$pid" 1
 echo "== unpause"
 d unpause c1
 d inspect --format '{{.State.Status}}' c1
 echo "freezer.state $(cat /sys/fs/cgroup/freezer/docker/*/freezer.state)"
-v2_expect "$pid" cgroup.freeze 0
+effect_frozen "$pid" 0
 echo "== rm"
 d rm -f c1
 find /sys/fs/cgroup/memory/docker -mindepth 1 -type d | ids
+
+effect_gone "$cg"
 
 echo "== over --memory 32m"
 d run --name c2 --network none --memory 32m bb:1 \
   sh -c 'x=$(head -c 100000000 /dev/zero | tr "\0" a); echo survived'
 echo "exit $?"
+effect_event /docker memory.events oom_kill
 d inspect --format 'OOMKilled {{.State.OOMKilled}} ExitCode {{.State.ExitCode}}' c2
 d rm c2
 echo "== over --pids-limit 5"

@@ -10,12 +10,12 @@ rm -rf $work
 p() { podman --cgroup-manager=cgroupfs --events-backend=file --storage-driver=vfs \
   --root $work/root --runroot $work/run --runtime crun "$@"; }
 ids() { sed -E 's/[0-9a-f]{64}/ID/g'; }
-# shellcheck source=/dev/null
-. "$(dirname "${BASH_SOURCE[0]}")/expect-v2.bash"
+# shellcheck source=tests/clients/effects.bash
+. "$(dirname "$0")/effects.bash"
+# shellcheck source=tests/clients/rootfs.bash
+. "$(dirname "$0")/rootfs.bash"
 
-mkdir -p $work/rootfs/bin
-cp /bin/busybox $work/rootfs/bin/busybox
-for a in sh cat sleep head tr ls; do ln -s busybox $work/rootfs/bin/$a; done
+busybox_rootfs $work/rootfs sh cat sleep head tr ls
 tar -C $work/rootfs -cf $work/bb.tar .
 p import -q $work/bb.tar localhost/bb:1 >/dev/null && echo "import: ok"
 
@@ -26,30 +26,33 @@ p exec c1 sh -c 'cat /proc/self/cgroup; ls /sys/fs/cgroup
   for f in memory/memory.limit_in_bytes pids/pids.max cpu/cpu.shares freezer/freezer.state; do
     echo "$f $(cat /sys/fs/cgroup/$f)"; done' | ids
 pid=$(p inspect --format '{{.State.Pid}}' c1)
-v2_expect "$pid" memory.max 33554432
-v2_expect "$pid" pids.max 16
-v2_expect "$pid" cpu.weight 1
+effect_cgroup cg "$pid"
+effect_limit "$pid" memory.max 33554432
+effect_limit "$pid" pids.max 16
+effect_value "$pid" cpu.weight 1
 echo "== stats"
 p stats --no-stream --format '{{.Name}} {{.MemUsage}} {{.PIDs}}' c1 | sed -E 's/ [^ ]+ \/ / limit /'
 echo "== pause"
 p pause c1 | ids
 p inspect --format '{{.State.Status}}' c1
 echo "freezer.state $(cat /sys/fs/cgroup/freezer/libpod_parent/libpod-*/freezer.state)"
-v2_expect "$pid" cgroup.freeze 1
-v2_expect "$pid" cgroup.events:frozen 1
+effect_frozen "$pid" 1
 echo "== unpause"
 p unpause c1 | ids
 p inspect --format '{{.State.Status}}' c1
 echo "freezer.state $(cat /sys/fs/cgroup/freezer/libpod_parent/libpod-*/freezer.state)"
-v2_expect "$pid" cgroup.freeze 0
+effect_frozen "$pid" 0
 echo "== rm"
 p rm -f -t 0 c1
 find /sys/fs/cgroup/memory/libpod_parent -mindepth 1 -type d | ids
+
+effect_gone "$cg"
 
 echo "== over --memory 32m"
 p run --name c2 --network none --cgroups=enabled --memory 32m localhost/bb:1 \
   sh -c 'x=$(head -c 100000000 /dev/zero | tr "\0" a); echo survived'
 echo "exit $?"
+effect_event /libpod_parent memory.events oom_kill
 p inspect --format 'OOMKilled {{.State.OOMKilled}} ExitCode {{.State.ExitCode}}' c2
 p rm c2
 echo "== over --pids-limit 5"
