@@ -42,19 +42,27 @@ struct aggregate_kind {
 	 * the smallest quota cpu.max takes.
 	 */
 	unsigned long long idle_floor;
+	/*
+	 * The group's own directory may be an idle part too, when no process
+	 * is in it or below it. Not for memory: making a leaf there (a move's
+	 * mkdir) charges kernel memory to it, which a limit at its usage fails
+	 * with ENOMEM.
+	 */
+	bool own_dir_idles;
 };
 
 static const struct aggregate_kind kinds[] = {
 	{"memory", "memory.limit_in_bytes", "memory.max", "memory.current", NULL, SPLIT_HEADROOM,
-	 4096, 4096, 4096},
+	 4096, 4096, 4096, false},
 	/*
 	 * pids.max 0 on an empty leaf: a share of one task there, for every
 	 * leaf a process passed through while joining hierarchies one by one
 	 * (runc exec), left the container too few to fork.
 	 */
-	{"pids", "pids.max", "pids.max", "pids.current", NULL, SPLIT_HEADROOM, 1, 1, 0},
+	{"pids", "pids.max", "pids.max", "pids.current", NULL, SPLIT_HEADROOM, 1, 1, 0, true},
 	/* cpu.max takes no quota under 1 ms (tg_set_cfs_bandwidth's min_cfs_quota_period). */
-	{"cpu", "cpu.cfs_quota_us", "cpu.max", "cpu.stat", "usage_usec", SPLIT_RATE, 1, 1000, 1000},
+	{"cpu", "cpu.cfs_quota_us", "cpu.max", "cpu.stat", "usage_usec", SPLIT_RATE, 1, 1000, 1000,
+	 false},
 };
 
 /* A part that is no limit at all: "max". */
@@ -282,10 +290,18 @@ static int split(struct cgx_ctx *ctx, struct plan *plan, const struct aggregate_
 		 * A leaf outside no process is in any more stays for the pages
 		 * still charged to the group (leaf_prune()): it cannot grow, and
 		 * a share of the limit there would be taken from the processes.
-		 * The group's own directory always has its share.
+		 * So with the group's own directory, for a kind that allows it,
+		 * when nothing is in it or below it (every member outside):
+		 * half of pids.max kept there left the members too few tasks to
+		 * fork. A process on its way in is rebalanced for before it
+		 * moves (arriving).
 		 */
-		idle[i] =
-			i > 0 && units[i] != plan->arriving && cgx_dir_is_empty(ctx, units[i]) > 0;
+		if (i == 0)
+			idle[i] = kind->own_dir_idles &&
+				  !tree_is_ancestor(units[i], plan->arriving) &&
+				  cgx_subtree_is_empty(ctx, units[i]) > 0;
+		else
+			idle[i] = units[i] != plan->arriving && cgx_dir_is_empty(ctx, units[i]) > 0;
 	}
 	aggregate_split(kind->policy == SPLIT_RATE, kind->unit, kind->floor, kind->idle_floor,
 			demand, idle, nr, limit, parts);

@@ -304,11 +304,14 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 		return r;
 	/*
 	 * A leaf outside a limited group gets its part before the process
-	 * arrives. A leaf inside all its groups changes no split the moment it
-	 * fills, so a plain move does not walk every leaf: the watcher restores
-	 * what it leaves exact.
+	 * arrives; so does a group's own directory that held no process while
+	 * its limit was split (an idle part, aggregate.c). With no split in
+	 * force a leaf inside all its groups changes none the moment it fills,
+	 * so a plain move does not walk every leaf: the watcher restores what
+	 * it leaves exact.
 	 */
-	if (aggregate_leaf_divergent(ctx, leaf) && (r = aggregate_rebalance_for(ctx, leaf)) < 0)
+	if ((aggregate_leaf_divergent(ctx, leaf) || ctx->aggregates.enforcing) &&
+	    (r = aggregate_rebalance_for(ctx, leaf)) < 0)
 		cgx_log_errno(r, "limits not yet split for %s", leaf->name);
 	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
 		return fd;

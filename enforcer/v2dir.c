@@ -48,6 +48,19 @@ int cgx_dir_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir)
 	return pids.nr == 0;
 }
 
+int cgx_subtree_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	_cleanup_strbuf_ struct strbuf events = STRBUF_INIT;
+	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	int r;
+
+	if (fd < 0)
+		return fd;
+	if ((r = read_file_at(fd, "cgroup.events", &events)) < 0)
+		return r;
+	return v2_stat_key(events.buf, "populated") == 0;
+}
+
 int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
 	      struct strbuf *out)
 {

@@ -42,6 +42,8 @@ int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
 /* 1 when no process is in @dir itself (its cgroup.procs is empty), 0 when some is. */
 int cgx_dir_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir);
+/* 1 when no process is in @dir or below it (cgroup.events "populated 0"), 0 when some is. */
+int cgx_subtree_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir);
 /* Reads v2 file @v2_file of @dir; -EOPNOTSUPP when the base lacks @controller. */
 int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
 	      struct strbuf *out);
