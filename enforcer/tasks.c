@@ -464,6 +464,14 @@ moved:
 	 */
 	if (inside)
 		prune_leaf_of(ctx, &current);
+	/*
+	 * The leaf left behind held a part of a split limit, taken from the
+	 * one arrived in: given back once the request is done, not at the
+	 * watcher's next pass. runc exec's shell, which forks the moment its
+	 * last hierarchy is joined, found too few tasks in the meantime.
+	 */
+	if (ctx->aggregates.enforcing)
+		ctx->rebalance_wanted = true;
 	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_ATTACH,
 					   .ctx = ctx,
 					   .caller = caller,
