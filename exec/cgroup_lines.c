@@ -8,15 +8,16 @@
 
 #define TUPLE_XATTR "trusted.cgx.tuple"
 
-/* The cgroup2 path of @pid: its "0::" line. */
-static int v2_path_of(pid_t pid, char *path, size_t size)
+/*
+ * The cgroup2 path of the process of @proc_dir: its "0::" line, read here,
+ * so that the path is absolute (the reader's cgroup namespace roots it).
+ */
+static int v2_path_of(int proc_dir, char *path, size_t size)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-	char file[64];
 	int r;
 
-	snprintf(file, sizeof(file), "/proc/%d/cgroup", pid);
-	if ((r = read_file_at(AT_FDCWD, file, &text)) < 0)
+	if ((r = read_file_at(proc_dir, "cgroup", &text)) < 0)
 		return r;
 	for (const char *line = text.buf; line && *line;) {
 		size_t len = strcspn(line, "\n");
@@ -33,13 +34,13 @@ static int v2_path_of(pid_t pid, char *path, size_t size)
 	return -ENOENT;
 }
 
-int cgroup_tuple_of(const char *cgroup2, pid_t pid, char *tuple, size_t size)
+int cgroup_tuple_of(const char *cgroup2, int proc_dir, char *tuple, size_t size)
 {
 	char v2_path[PATH_MAX], leaf[PATH_MAX * 2];
 	ssize_t len;
 	int r;
 
-	if ((r = v2_path_of(pid, v2_path, sizeof(v2_path))) < 0)
+	if ((r = v2_path_of(proc_dir, v2_path, sizeof(v2_path))) < 0)
 		return r;
 	/* " (deleted)" and the like never name a leaf cgxfs keeps. */
 	snprintf(leaf, sizeof(leaf), "%s%s", cgroup2, v2_path);
@@ -139,13 +140,13 @@ int cgroup_path_from(const char *group, const char *root, char *out, size_t size
 	return 0;
 }
 
-int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+int cgroup_lines(struct view *view, const char *cgroup2, int proc_dir, const char *root_tuple,
 		 struct strbuf *out)
 {
 	char tuple[8192];
 	int r;
 
-	if ((r = cgroup_tuple_of(cgroup2, pid, tuple, sizeof(tuple))) < 0)
+	if ((r = cgroup_tuple_of(cgroup2, proc_dir, tuple, sizeof(tuple))) < 0)
 		return r;
 	/* cgroup_setup_root() puts a new root at the head of the list: the highest id first. */
 	for (unsigned int printed = 0, last = ~0u; printed < view->nr; printed++) {
@@ -168,7 +169,7 @@ int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, const char *
 	return 0;
 }
 
-int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+int cpuset_line(struct view *view, const char *cgroup2, int proc_dir, const char *root_tuple,
 		struct strbuf *out)
 {
 	int cpuset = hier_controller_index("cpuset", strlen("cpuset"));
@@ -176,7 +177,7 @@ int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, const char *r
 	char tuple[8192], group_buf[PATH_MAX], root_buf[PATH_MAX], path[PATH_MAX];
 	int r;
 
-	if ((r = cgroup_tuple_of(cgroup2, pid, tuple, sizeof(tuple))) < 0)
+	if ((r = cgroup_tuple_of(cgroup2, proc_dir, tuple, sizeof(tuple))) < 0)
 		return r;
 	for (unsigned int i = 0; i < view->nr && cpuset >= 0; i++)
 		if (view->hier[i].controllers & (1u << cpuset)) {

@@ -16,10 +16,11 @@
  * the kernel walks its list of roots; "/" where the tuple names no group.
  * Each path is seen from the reader's cgroup namespace, rooted at the groups
  * of @root_tuple ("" for the initial namespace), as cgroup_path_ns_locked()
- * prints it. @cgroup2 is the cgroup2 mount the leaves live in. -ENOENT for
- * no such pid.
+ * prints it. @cgroup2 is the cgroup2 mount the leaves live in; @proc_dir
+ * the process's directory in a /proc (as its reader found it, in whatever
+ * pid namespace). -ENOENT for a process gone.
  */
-int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+int cgroup_lines(struct view *view, const char *cgroup2, int proc_dir, const char *root_tuple,
 		 struct strbuf *out);
 
 /*
@@ -27,7 +28,7 @@ int cgroup_lines(struct view *view, const char *cgroup2, pid_t pid, const char *
  * root or when no hierarchy holds it), seen from @root_tuple as
  * proc_cpuset_show() prints it.
  */
-int cpuset_line(struct view *view, const char *cgroup2, pid_t pid, const char *root_tuple,
+int cpuset_line(struct view *view, const char *cgroup2, int proc_dir, const char *root_tuple,
 		struct strbuf *out);
 
 /* The group of @hier in @tuple ("/" when it names none), in @path or a constant. */
@@ -42,7 +43,7 @@ const char *cgroup_group_of(const struct view_hier *hier, const char *tuple, cha
  */
 int cgroup_path_from(const char *group, const char *root, char *out, size_t size);
 
-/* The tuple text of @pid ("cpu,cpuacct:/a\n..."), "" outside cgxfs's base. */
-int cgroup_tuple_of(const char *cgroup2, pid_t pid, char *tuple, size_t size);
+/* The tuple text of the process of @proc_dir ("cpu,cpuacct:/a\n..."), "" outside cgxfs's base. */
+int cgroup_tuple_of(const char *cgroup2, int proc_dir, char *tuple, size_t size);
 
 #endif

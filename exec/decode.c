@@ -202,7 +202,7 @@ static bool parse_pid(const char **cursor, pid_t *pid)
 	return true;
 }
 
-enum proc_file proc_file_classify(const char *path, pid_t tgid, pid_t *subject)
+enum proc_file proc_file_classify(const char *path, pid_t *subject)
 {
 	const char *rest;
 	pid_t task;
@@ -214,15 +214,15 @@ enum proc_file proc_file_classify(const char *path, pid_t tgid, pid_t *subject)
 		return PROC_CGROUPS;
 	/* /proc/mounts is a symlink to self/mounts. */
 	if (!strcmp(rest, "mounts")) {
-		*subject = tgid;
+		*subject = 0;
 		return PROC_MOUNTS;
 	}
 	if (!strncmp(rest, "self/", 5)) {
-		*subject = tgid;
+		*subject = 0;
 		rest += 5;
 	} else if (!strncmp(rest, "thread-self/", 12)) {
 		/* Mounts and cgroups are per process: the thread's are its process's. */
-		*subject = tgid;
+		*subject = 0;
 		return per_process_file(rest + 12);
 	} else if (!parse_pid(&rest, subject)) {
 		return PROC_OTHER;

@@ -45,9 +45,10 @@ unsigned int path_fd_refs(const char *path, int *fds, unsigned int max);
 enum proc_file { PROC_OTHER, PROC_MOUNTS, PROC_MOUNTINFO, PROC_CGROUP, PROC_CGROUPS, PROC_CPUSET };
 
 /*
- * What the absolute, folded @path names when a thread of process @tgid
- * opens it; *@subject is the process whose file it is.
+ * What the absolute, folded @path names when a thread opens it; *@subject is
+ * the pid the path names the process by, in the opener's pid namespace, or
+ * 0 for the opener itself (self, thread-self, /proc/mounts).
  */
-enum proc_file proc_file_classify(const char *path, pid_t tgid, pid_t *subject);
+enum proc_file proc_file_classify(const char *path, pid_t *subject);
 
 #endif

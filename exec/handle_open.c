@@ -57,16 +57,31 @@ static int decode(struct call *call, struct open_call *open_call)
 	}
 }
 
+/* The directory @path names its file in ("/proc/1" of "/proc/1/cgroup", "." of "cgroup"). */
+static void parent_of(const char *path, char *parent, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(parent, size, ".");
+	else
+		snprintf(parent, size, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
 /*
  * Another process's file is answered only if the caller may open it: the
  * kernel's own open, as the caller (its root, cwd, dirfd, ids), decides,
  * so that hidepid=, a pid its namespace lacks and the permissions of the
- * path are the kernel's. 0 when it may.
+ * path are the kernel's. 0 when it may, with @subject_dir the process's
+ * directory in the caller's /proc: PID is a number of the caller's pid
+ * namespace (a container's 1 is its init), not of the supervisor's.
  */
-static int caller_may_open(struct call *call, const struct open_call *open_call, const char *path)
+static int caller_may_open(struct call *call, const struct open_call *open_call, const char *path,
+			   int *subject_dir)
 {
 	_cleanup_(caller_close) struct caller caller;
 	_cleanup_close_ int dirfd = -1, pidfd = -1, fd = -1;
+	char parent[PATH_MAX];
 	int r, unblocked;
 
 	if ((r = caller_open(call->req.pid, &caller)) < 0)
@@ -80,6 +95,12 @@ static int caller_may_open(struct call *call, const struct open_call *open_call,
 		call_block(call);
 		fd = openat(dirfd >= 0 ? dirfd : AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 		r = fd < 0 ? -errno : 0;
+		if (r == 0) {
+			parent_of(path, parent, sizeof(parent));
+			*subject_dir = openat(dirfd >= 0 ? dirfd : AT_FDCWD, parent,
+					      O_PATH | O_DIRECTORY | O_CLOEXEC);
+			r = *subject_dir < 0 ? -errno : 0;
+		}
 		if ((unblocked = call_unblock(call)) < 0)
 			r = unblocked;
 	}
@@ -117,7 +138,7 @@ static int content_fd(const char *name, const struct strbuf *content)
 int handle_open(struct call *call)
 {
 	_cleanup_strbuf_ struct strbuf content = STRBUF_INIT;
-	_cleanup_close_ int fd = -1, reader_ns = -1;
+	_cleanup_close_ int fd = -1, reader_ns = -1, subject_dir = -1;
 	_cleanup_free_ char *root_tuple = NULL;
 	struct seccomp_notif_addfd addfd;
 	struct open_call open_call;
@@ -137,12 +158,23 @@ int handle_open(struct call *call)
 		    0 ||
 	    strncmp(absolute, "/proc/", 6) || (tgid = target_tgid(call->req.pid)) < 0)
 		return notif_continue(call);
-	file = proc_file_classify(absolute, tgid, &subject);
+	file = proc_file_classify(absolute, &subject);
 	if (file == PROC_OTHER)
 		return notif_continue(call);
-	if (subject != tgid && file != PROC_CGROUPS &&
-	    (r = caller_may_open(call, &open_call, path)) < 0)
-		return r == -ECANCELED ? r : notif_continue(call);
+	if (file == PROC_CGROUPS) {
+		/* Not a process's file. */
+	} else if (subject) {
+		/* Even its own pid: the number is the caller's pid namespace's. */
+		if ((r = caller_may_open(call, &open_call, path, &subject_dir)) < 0)
+			return r == -ECANCELED ? r : notif_continue(call);
+	} else {
+		char dir[64];
+
+		/* The caller's own: its pid as the listener's namespace numbers it. */
+		snprintf(dir, sizeof(dir), "/proc/%d", tgid);
+		if ((subject_dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+			return notif_continue(call);
+	}
 	/* The notifying thread reads: its cgroup namespace roots the paths (current->nsproxy). */
 	if ((reader_ns = cgroupns_open(call->req.pid)) < 0)
 		return notif_continue(call);
@@ -154,7 +186,7 @@ int handle_open(struct call *call)
 	/* A namespace whose root was gone before it was seen: paths from the hierarchy's root. */
 	if (cgroupns_root(reader_ns, root_tuple, CGROUPNS_TUPLE_MAX) < 0)
 		root_tuple[0] = '\0';
-	if ((r = proc_file_content(call->sup, file, subject, root_tuple, &content)) < 0)
+	if ((r = proc_file_content(call->sup, file, subject_dir, root_tuple, &content)) < 0)
 		return notif_continue(call); /* no such pid: the kernel's own error */
 	if ((fd = content_fd(proc_file_name(file), &content)) < 0)
 		return notif_return(call, -1, fd);

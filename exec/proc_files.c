@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int proc_file_content(struct supervisor *sup, enum proc_file file, pid_t subject,
+int proc_file_content(struct supervisor *sup, enum proc_file file, int subject_dir,
 		      const char *root_tuple, struct strbuf *out)
 {
 	_cleanup_free_ struct view *view = malloc(sizeof(*view));
@@ -28,15 +28,15 @@ int proc_file_content(struct supervisor *sup, enum proc_file file, pid_t subject
 		return r;
 	switch (file) {
 	case PROC_MOUNTS:
-		return synth_mount_table(view, subject, SYNTH_MOUNTS, root_tuple, out);
+		return synth_mount_table(view, subject_dir, SYNTH_MOUNTS, root_tuple, out);
 	case PROC_MOUNTINFO:
-		return synth_mount_table(view, subject, SYNTH_MOUNTINFO, root_tuple, out);
+		return synth_mount_table(view, subject_dir, SYNTH_MOUNTINFO, root_tuple, out);
 	case PROC_CGROUP:
-		return cgroup_lines(view, sup->cgroup2, subject, root_tuple, out);
+		return cgroup_lines(view, sup->cgroup2, subject_dir, root_tuple, out);
 	case PROC_CGROUPS:
 		return synth_proc_cgroups(view, out);
 	case PROC_CPUSET:
-		return cpuset_line(view, sup->cgroup2, subject, root_tuple, out);
+		return cpuset_line(view, sup->cgroup2, subject_dir, root_tuple, out);
 	default:
 		return -EINVAL;
 	}

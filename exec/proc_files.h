@@ -15,7 +15,7 @@
  * initial one): the kernel renders paths relative to the reader's, not the
  * subject's, namespace.
  */
-int proc_file_content(struct supervisor *sup, enum proc_file file, pid_t subject,
+int proc_file_content(struct supervisor *sup, enum proc_file file, int subject_dir,
 		      const char *root_tuple, struct strbuf *out);
 const char *proc_file_name(enum proc_file file);
 

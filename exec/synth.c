@@ -228,18 +228,17 @@ static int reader_root(const struct view_hier *hier, const char *v1_root, const 
 	return 0;
 }
 
-int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, const char *root_tuple,
-		      struct strbuf *out)
+int synth_mount_table(struct view *view, int proc_dir, enum synth_table format,
+		      const char *root_tuple, struct strbuf *out)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	_cleanup_free_ struct mountinfo_line *mi = NULL;
-	char file[64], view_dev[32];
+	char view_dev[32];
 	size_t nr = 0, size = 0;
 	char *line, *next;
 	int r;
 
-	snprintf(file, sizeof(file), "/proc/%d/mountinfo", pid);
-	if ((r = read_file_at(AT_FDCWD, file, &text)) < 0)
+	if ((r = read_file_at(proc_dir, "mountinfo", &text)) < 0)
 		return r;
 	for (line = text.buf; line && *line; line = next) {
 		next = strchr(line, '\n');

@@ -15,13 +15,13 @@
 enum synth_table { SYNTH_MOUNTS, SYNTH_MOUNTINFO };
 
 /*
- * The mount table of @pid's namespace (its /proc/PID/mountinfo) in the
+ * The mount table of the process of @proc_dir (its mountinfo) in the
  * format of /proc/PID/mounts or mountinfo, where every bind of a hierarchy
  * directory of @view reads as the kernel's cgroup mount of that hierarchy,
  * its root seen from the reader's cgroup namespace (rooted at @root_tuple).
  */
-int synth_mount_table(struct view *view, pid_t pid, enum synth_table format, const char *root_tuple,
-		      struct strbuf *out);
+int synth_mount_table(struct view *view, int proc_dir, enum synth_table format,
+		      const char *root_tuple, struct strbuf *out);
 
 /* /proc/cgroups: each controller's hierarchy id in @view (0 if none) and its groups. */
 int synth_proc_cgroups(struct view *view, struct strbuf *out);

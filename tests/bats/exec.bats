@@ -80,6 +80,21 @@ EXPECTED_HIERARCHIES="cpuset cpu,cpuacct blkio memory devices freezer net_cls,ne
 	[ "${lines[3]}" = "1:cpuset:/" ]
 }
 
+@test "/proc/PID/cgroup and mountinfo in a pid namespace of the caller's own name its processes, not the host's" {
+	mkdir "$MNT/pids/init" "$MNT/pids/other"
+	# PID 1 of the new namespace joins pids:/init; a child of it, in
+	# pids:/other, reads /proc/1 and its own number through the new /proc.
+	run in_exec "unshare --pid --fork --mount-proc sh -c '
+		echo \$\$ >/sys/fs/cgroup/pids/init/tasks
+		sh -c \"echo \\\$\\\$ >/sys/fs/cgroup/pids/other/tasks; grep :pids: /proc/1/cgroup
+			grep :pids: /proc/\\\$\\\$/cgroup; grep -c \\\" /sys/fs/cgroup/pids \\\" /proc/1/mountinfo\"'"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "10:pids:/init" ]
+	[ "${lines[1]}" = "10:pids:/other" ]
+	[ "${lines[2]}" = 1 ]
+}
+
 @test "/proc/PID/cpuset names the process's group of the cpuset hierarchy, as cpusets.rst's Charlie reads it" {
 	# clone_children gives the new cpuset the machine's CPUs and nodes without
 	# a cpuset write, which a host whose cpuset is bound to v1 refuses.

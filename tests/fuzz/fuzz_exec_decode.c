@@ -80,9 +80,11 @@ static void classify(const char *text)
 	path[0] = '/';
 	strcpy(path + 1, text);
 	path_fold(path);
-	file = proc_file_classify(path, 42, &subject);
-	/* Every file but /proc/cgroups is some process's, named by a pid /proc could have. */
-	if (file != PROC_OTHER && file != PROC_CGROUPS && (subject <= 0 || subject > (1 << 22)))
+	subject = -1;
+	file = proc_file_classify(path, &subject);
+	/* Every file but /proc/cgroups is some process's: the opener's (0) or a pid /proc could
+	 * have. */
+	if (file != PROC_OTHER && file != PROC_CGROUPS && (subject < 0 || subject > (1 << 22)))
 		abort();
 }
 

@@ -318,6 +318,7 @@ static void exec_lines(struct cgx_ctx *ctx, const char *tuple)
 {
 	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
 	char cgroup2[PATH_MAX], leaf[PATH_MAX * 2];
+	int self;
 	struct view view = {0};
 
 	for (unsigned int i = 0; i < ctx->hiers.nr && view.nr < VIEW_MAX_HIER; i++) {
@@ -332,7 +333,12 @@ static void exec_lines(struct cgx_ctx *ctx, const char *tuple)
 	snprintf(cgroup2, sizeof(cgroup2), "%s/" EXEC_TREE, fx.view.mount);
 	snprintf(leaf, sizeof(leaf), "%s%s", cgroup2, fx.self_v2_path);
 	setxattr(leaf, "trusted.cgx.tuple", tuple, strlen(tuple), 0);
-	cgroup_lines(&view, cgroup2, getpid(), &out);
+	if ((self = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return;
+	/* Seen from the initial namespace, then from one rooted at the tuple itself. */
+	cgroup_lines(&view, cgroup2, self, "", &out);
+	cgroup_lines(&view, cgroup2, self, tuple, &out);
+	close(self);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
