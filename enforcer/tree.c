@@ -299,10 +299,15 @@ void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir)
 	tree_free_dir(tree, dir);
 }
 
-/* A tree made without tree_init() (unit tests) has no index: its lists are walked. */
+/*
+ * No index yet means no directory was ever added below the base: tree_add_dir()
+ * makes the index before the first one and indexes every one.
+ */
 static struct v2_dir *by_v2_name(const struct v2_tree *tree, const struct v2_dir *dir,
 				 const char *v2_name)
 {
+	if (!tree->nr_name_buckets)
+		return NULL;
 	for (struct v2_dir *d = tree->name_buckets[name_bucket(tree, dir, v2_name)]; d;
 	     d = d->name_next)
 		if (d->parent == dir && !strcmp(d->name, v2_name))
@@ -312,12 +317,7 @@ static struct v2_dir *by_v2_name(const struct v2_tree *tree, const struct v2_dir
 
 struct v2_dir *tree_child(const struct v2_tree *tree, const struct v2_dir *dir, const char *v2_name)
 {
-	if (tree->nr_name_buckets)
-		return by_v2_name(tree, dir, v2_name);
-	v2_dir_for_each_child (child, dir)
-		if (!strcmp(child->name, v2_name))
-			return child;
-	return NULL;
+	return by_v2_name(tree, dir, v2_name);
 }
 
 /*
@@ -331,15 +331,8 @@ struct v2_dir *tree_child_named(const struct v2_tree *tree, const struct v2_dir 
 	char escaped[NAME_MAX + 3];
 	struct v2_dir *child;
 
-	if (!tree->nr_name_buckets) {
-		v2_dir_for_each_child (c, dir) {
-			const char *name = tree_dir_v1_name(c);
-
-			if (name && !strcmp(name, v1_name))
-				return c;
-		}
+	if (!tree->nr_name_buckets)
 		return NULL;
-	}
 	for (child = tree->v1_name_buckets[name_bucket(tree, dir, v1_name)]; child;
 	     child = child->v1_name_next)
 		if (child->parent == dir && !strcmp(child->v1_name, v1_name))
