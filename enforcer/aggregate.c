@@ -20,28 +20,25 @@
 #include <string.h>
 #include <unistd.h>
 
-enum split_policy {
-	/* Each part is its usage plus an even share of what is left: room to grow for all. */
-	SPLIT_HEADROOM,
-	/* Each part follows its recent usage rate, with a floor so that an idle part can start. */
-	SPLIT_RATE,
-};
-
 struct aggregate_kind {
 	const char *controller; /* the v2 controller, also a v1 controller of the hierarchy */
 	const char *v1_file;	/* the row whose converter gives the v2 limit */
 	const char *v2_file;
 	const char *usage_file;
 	const char *usage_key; /* a key of usage_file, NULL when the file is one number */
-	enum split_policy policy;
-	unsigned long long unit; /* parts are multiples of this */
-	unsigned long long floor;
 	/*
-	 * The least an idle part (an empty leaf kept for its charge) holds:
-	 * what an empty cgroup keeps of it. A page of kernel memory, no task,
-	 * the smallest quota cpu.max takes.
+	 * Memory: each part is its usage plus an even share of what is left,
+	 * room to grow for all. Cpu: each part follows its recent usage rate.
+	 * The idle floor is what an empty cgroup keeps: a page of kernel
+	 * memory, no task, the smallest quota cpu.max takes.
 	 */
-	unsigned long long idle_floor;
+	struct split_rule rule;
+	/*
+	 * An empty leaf outside the group still holds some of the limit: pages
+	 * charged to it stay until reclaimed. A task count or a rate leaves
+	 * with the processes, so there an empty leaf leaves the split.
+	 */
+	bool empty_leaf_holds;
 	/*
 	 * The group's own directory may be an idle part too, when no process
 	 * is in it or below it. Not for memory: making a leaf there (a move's
@@ -52,17 +49,42 @@ struct aggregate_kind {
 };
 
 static const struct aggregate_kind kinds[] = {
-	{"memory", "memory.limit_in_bytes", "memory.max", "memory.current", NULL, SPLIT_HEADROOM,
-	 4096, 4096, 4096, false},
+	{
+		.controller = "memory",
+		.v1_file = "memory.limit_in_bytes",
+		.v2_file = "memory.max",
+		.usage_file = "memory.current",
+		.rule = {.unit = 4096, .floor = 4096, .least = 0, .idle_floor = 4096},
+		.empty_leaf_holds = true,
+	},
 	/*
 	 * pids.max 0 on an empty leaf: a share of one task there, for every
 	 * leaf a process passed through while joining hierarchies one by one
-	 * (runc exec), left the container too few to fork.
+	 * (runc exec), left the container too few to fork. A pids.max under
+	 * pids.current refuses forks and nothing else, as v1 does once its
+	 * count is past the limit.
 	 */
-	{"pids", "pids.max", "pids.max", "pids.current", NULL, SPLIT_HEADROOM, 1, 1, 0, true},
+	{
+		.controller = "pids",
+		.v1_file = "pids.max",
+		.v2_file = "pids.max",
+		.usage_file = "pids.current",
+		.rule = {.unit = 1, .floor = 1, .least = 0, .idle_floor = 0},
+		.own_dir_idles = true,
+	},
 	/* cpu.max takes no quota under 1 ms (tg_set_cfs_bandwidth's min_cfs_quota_period). */
-	{"cpu", "cpu.cfs_quota_us", "cpu.max", "cpu.stat", "usage_usec", SPLIT_RATE, 1, 1000, 1000,
-	 false},
+	{
+		.controller = "cpu",
+		.v1_file = "cpu.cfs_quota_us",
+		.v2_file = "cpu.max",
+		.usage_file = "cpu.stat",
+		.usage_key = "usage_usec",
+		.rule = {.by_rate = true,
+			 .unit = 1,
+			 .floor = 1000,
+			 .least = 1000,
+			 .idle_floor = 1000},
+	},
 };
 
 /* A part that is no limit at all: "max". */
@@ -159,7 +181,7 @@ static unsigned long long demand_of(struct cgx_ctx *ctx, struct v2_dir *dir,
 	struct usage_sample *sample;
 	unsigned long long usage = 0;
 
-	if (kind->policy != SPLIT_RATE)
+	if (!kind->rule.by_rate)
 		return read_usage(ctx, dir, kind, &usage) < 0 ? 0 : usage;
 	if (!(sample = sample_of(ctx, dir)))
 		return 0;
@@ -204,25 +226,24 @@ static int plan_add(struct plan *plan, struct v2_dir *dir, const struct aggregat
  * that cannot be reclaimed (kernel memory) makes the kernel's OOM killer
  * look for a victim there, find none and say so, on every such leaf.
  */
-static unsigned long long held_part(bool by_rate, unsigned long long unit, unsigned long long floor,
-				    unsigned long long demand)
+static unsigned long long held_part(const struct split_rule *rule, unsigned long long demand)
 {
-	unsigned long long held = by_rate ? 0 : demand + (unit - demand % unit) % unit;
+	unsigned long long held =
+		rule->by_rate ? 0 : demand + (rule->unit - demand % rule->unit) % rule->unit;
 
-	return held > floor ? held : floor;
+	return held > rule->idle_floor ? held : rule->idle_floor;
 }
 
-void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
-		     unsigned long long idle_floor, const unsigned long long *demand,
+void aggregate_split(const struct split_rule *rule, const unsigned long long *demand,
 		     const bool *idle, size_t nr, unsigned long long limit,
 		     unsigned long long *parts)
 {
-	unsigned long long reserve, pool, held = 0, total = 0, given = 0;
+	unsigned long long unit = rule->unit, reserve, pool, held = 0, total = 0, given = 0;
 	size_t live = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		if (idle && idle[i]) {
-			parts[i] = held_part(by_rate, unit, idle_floor, demand[i]);
+			parts[i] = held_part(rule, demand[i]);
 			held += parts[i];
 		} else {
 			live++;
@@ -235,19 +256,22 @@ void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long f
 	/*
 	 * Half the limit is reserved evenly, so that a newcomer or a part whose
 	 * page cache filled its share last time always has room to start; the
-	 * other half follows demand above the reserve.
+	 * other half follows demand above the reserve. More live parts than
+	 * floors fit in the limit (five processes of a group of pids.max 3,
+	 * each in its own leaf): the reserve is the kernel's least, and the
+	 * limit goes by demand.
 	 */
 	reserve = limit / (2 * live);
 	reserve -= reserve % unit;
-	if (reserve < floor)
-		reserve = floor;
+	if (reserve < rule->floor)
+		reserve = live * rule->floor <= limit ? rule->floor : rule->least;
 	pool = limit > live * reserve ? limit - live * reserve : 0;
 	for (size_t i = 0; i < nr; i++) {
 		unsigned long long want;
 
 		if (idle && idle[i])
 			continue;
-		want = by_rate ? demand[i] : (demand[i] > reserve ? demand[i] - reserve : 0);
+		want = rule->by_rate ? demand[i] : (demand[i] > reserve ? demand[i] - reserve : 0);
 		parts[i] = want; /* above the reserve, for now */
 		total += want;
 	}
@@ -256,7 +280,7 @@ void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long f
 
 		if (idle && idle[i])
 			continue;
-		if (!by_rate && total <= pool)
+		if (!rule->by_rate && total <= pool)
 			extra = parts[i] + (pool - total) / live;
 		else
 			extra = total ? (unsigned long long)((long double)pool * parts[i] / total)
@@ -303,8 +327,7 @@ static int split(struct cgx_ctx *ctx, struct plan *plan, const struct aggregate_
 		else
 			idle[i] = units[i] != plan->arriving && cgx_dir_is_empty(ctx, units[i]) > 0;
 	}
-	aggregate_split(kind->policy == SPLIT_RATE, kind->unit, kind->floor, kind->idle_floor,
-			demand, idle, nr, limit, parts);
+	aggregate_split(&kind->rule, demand, idle, nr, limit, parts);
 	for (size_t i = 0; i < nr; i++)
 		if ((r = plan_add(plan, units[i], kind, parts[i], period)) < 0)
 			return r;
@@ -321,6 +344,31 @@ static size_t outside_leaves(struct cgx_ctx *ctx, struct v2_dir *group, unsigned
 		if (nr < room)
 			units[nr++] = leaf;
 	return nr;
+}
+
+/*
+ * Takes out of @units (after the group's own directory) the outside leaves
+ * that hold nothing of @kind's limit: no process is there or on its way,
+ * and the kind leaves with its processes. Their parts go back to max; a
+ * process that comes later is rebalanced for before it moves.
+ */
+static int drop_empty_leaves(struct cgx_ctx *ctx, struct plan *plan,
+			     const struct aggregate_kind *kind, struct v2_dir **units, size_t *nr)
+{
+	size_t kept = 1;
+	int r;
+
+	for (size_t i = 1; i < *nr; i++) {
+		if (kind->empty_leaf_holds || units[i] == plan->arriving ||
+		    cgx_dir_is_empty(ctx, units[i]) <= 0) {
+			units[kept++] = units[i];
+			continue;
+		}
+		if ((r = plan_add(plan, units[i], kind, PART_MAX, 0)) < 0)
+			return r;
+	}
+	*nr = kept;
+	return 0;
 }
 
 static void note_enforced(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h,
@@ -374,6 +422,8 @@ static int plan_group(struct cgx_ctx *ctx, struct plan *plan, struct v2_dir *dir
 		return -ENOMEM;
 	units[0] = dir;
 	nr = 1 + outside_leaves(ctx, dir, h, units + 1, room - 1);
+	if (limited && (r = drop_empty_leaves(ctx, plan, kind, units, &nr)) < 0)
+		return r;
 	if (!limited) {
 		/* The limit is gone: so are its parts, on the directory and every leaf. */
 		for (size_t i = 0; i < nr; i++)

@@ -22,17 +22,34 @@ struct v2_dir *aggregate_limit_owner(const struct v2_dir *leaf, const struct tup
 int aggregate_rebalance_for(struct cgx_ctx *ctx, const struct v2_dir *arriving);
 /* A leaf that some group of its tuple is not an ancestor of: limits may need splitting there. */
 bool aggregate_leaf_divergent(const struct cgx_ctx *ctx, const struct v2_dir *leaf);
+/* How one kind of limit is split. */
+struct split_rule {
+	/* Parts follow the recent usage rate (cpu), not the usage with headroom. */
+	bool by_rate;
+	unsigned long long unit; /* parts are multiples of this */
+	/* The reserve each live part wants, while the limit has room for all of them. */
+	unsigned long long floor;
+	/*
+	 * The least the kernel takes for a part (cpu.max's 1 ms): when the
+	 * floors do not fit, the reserve drops to this, and only floors of
+	 * this size can make the parts add up to more than the limit.
+	 */
+	unsigned long long least;
+	/* The least an idle part holds: what an empty cgroup keeps of it. */
+	unsigned long long idle_floor;
+};
+
 /*
- * Splits @limit into @nr @parts from each one's @demand: half of it evenly
- * (a reserve of at least @floor each), the other half by headroom on usage
- * above the reserve (when it all fits; in proportion when not) or, @by_rate,
- * in proportion to demand. Parts are multiples of @unit and add up to at most
- * @limit unless the floors alone pass it. A part @idle (NULL: none) cannot
- * grow: it gets what it holds (its demand in whole units, for a rate
- * nothing), at least @idle_floor, and the others share the rest of @limit.
+ * Splits @limit into @nr @parts from each one's @demand by @rule: half of
+ * it evenly (a reserve of at least the floor each, when those fit), the
+ * other half by headroom on usage above the reserve (when it all fits; in
+ * proportion when not) or by rate, in proportion to demand. Parts add up
+ * to at most @limit unless parts of the kernel's least value alone pass
+ * it. A part @idle (NULL: none) cannot grow: it gets what it holds (its
+ * demand in whole units, for a rate nothing), at least the idle floor, and
+ * the others share the rest of @limit.
  */
-void aggregate_split(bool by_rate, unsigned long long unit, unsigned long long floor,
-		     unsigned long long idle_floor, const unsigned long long *demand,
+void aggregate_split(const struct split_rule *rule, const unsigned long long *demand,
 		     const bool *idle, size_t nr, unsigned long long limit,
 		     unsigned long long *parts);
 
