@@ -222,8 +222,8 @@ class Generator:
         specs = [",".join(sorted(g, key=v1files.CONTROLLERS.index)) for g in groups]
         names = rng.sample(HIER_NAMES, rng.randint(0 if specs else 1, 2))
         for name in names:
-            if specs and rng.random() < 0.4:
-                i = rng.randrange(len(specs))
+            # One name to a hierarchy: a second one is EINVAL (cgroup1_parse_param()).
+            if specs and rng.random() < 0.4 and "name=" not in specs[i := rng.randrange(len(specs))]:
                 specs[i] += f",name={name}"
             else:
                 specs.append(f"none,name={name}")

@@ -96,9 +96,61 @@ class V1:
     """The kernel's own v1 hierarchies, mounted as the program's layout says."""
     root = CGROUP
 
+    # A controller's root css outlives its hierarchy: the kernel moves it from
+    # hierarchy to hierarchy (rebind_subsystems()), so what one program wrote
+    # at a root would greet the next one, while cgxfs starts afresh for each.
+    # These root settings are put back as the guest booted with them.
+    ROOT_STATE = {
+        "net_cls": ["net_cls.classid"],
+        "net_prio": ["net_prio.ifpriomap"],
+        "memory": ["memory.swappiness", "memory.move_charge_at_immigrate"],
+        "cpuset": ["cpuset.cpu_exclusive", "cpuset.mem_exclusive", "cpuset.mem_hardwall",
+                   "cpuset.memory_migrate", "cpuset.memory_pressure_enabled",
+                   "cpuset.memory_spread_page", "cpuset.memory_spread_slab",
+                   "cpuset.sched_load_balance", "cpuset.sched_relax_domain_level"],
+        "blkio": ["blkio.throttle.read_bps_device", "blkio.throttle.read_iops_device",
+                  "blkio.throttle.write_bps_device", "blkio.throttle.write_iops_device"],
+        "devices": ["devices.list"],
+    }
+
     def __init__(self):
         subprocess.run(["mount", "-o", "remount,rw", CGROUP], check=True)
         self.mounted = {}  # dir -> spec
+        self.restored = set()  # controllers whose root this program has put back
+        self.boot_roots = self.root_state(self.ROOT_STATE)
+
+    def root_state(self, controllers):
+        """{(controller, file): content} of the mounted roots of @controllers."""
+        state = {}
+        for target in self.mounts():
+            for controller in controllers:
+                for name in self.ROOT_STATE.get(controller, []):
+                    try:
+                        with open(os.path.join(target, name)) as f:
+                            state[(controller, name)] = (target, f.read())
+                    except OSError:
+                        pass
+        return state
+
+    def restore_roots(self):
+        """The ROOT_STATE files of the roots mounted now, for the first time in
+        this program, written back to how the guest booted with them. Later
+        mounts in the program keep what the kernel kept."""
+        fresh = {c for s in self.mounted.values() for c in v1files.parse_spec(s)[0]} - self.restored
+        self.restored |= fresh
+        for (controller, name), (target, now) in self.root_state(fresh).items():
+            boot = self.boot_roots.get((controller, name), (None, now))[1]
+            if now == boot:
+                continue
+            if name == "devices.list":
+                name, lines = "devices.allow", ["a"]  # the boot root allows everything
+            elif name.startswith("blkio.throttle."):
+                lines = [line.split()[0] + " 0" for line in now.splitlines()]
+            else:
+                lines = boot.splitlines() or [""]
+            for line in lines:
+                with open(os.path.join(target, name), "w") as f:
+                    f.write(line)
 
     def mounts(self):
         """Directories of /sys/fs/cgroup with a cgroup mount on them."""
@@ -162,13 +214,18 @@ class V1:
 
     def setup(self, layout):
         self.clear()
+        self.restored = set()
         for spec in layout:
             err = self.mount(spec, v1files.boot_dir(spec))
             if err is not None:
                 raise RuntimeError(f"mount -t cgroup -o {spec}: {os.strerror(err)}")
+        self.restore_roots()
 
     def mkhier(self, spec):
-        return self.mount(spec, spec)
+        err = self.mount(spec, spec)
+        if err is None:
+            self.restore_roots()
+        return err
 
     def rmhier(self, dirname):
         target = os.path.join(CGROUP, dirname)
