@@ -122,6 +122,22 @@ int kstrtoint_strict_pid(char *buf, int *pid)
 	return 0;
 }
 
+int kscan_ull(const char **s, unsigned long long *res)
+{
+	const char *c = *s;
+	unsigned long long value = 0;
+
+	while (isspace((unsigned char)*c))
+		c++;
+	if (!isdigit((unsigned char)*c))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*c); c++)
+		value = value * 10 + (*c - '0');
+	*res = value;
+	*s = c;
+	return 0;
+}
+
 unsigned long long memparse(const char *s, const char **end)
 {
 	unsigned int base = 0;

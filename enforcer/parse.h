@@ -30,6 +30,15 @@ int kstrtoint_strict_pid(char *buf, int *pid);
  */
 unsigned long long memparse(const char *s, const char **end);
 
+/*
+ * One unsigned decimal as the kernel's vsscanf() converts %u or %llu:
+ * white space skipped, then digits only, wrapping as simple_strntoull().
+ * No sign: glibc's sscanf() turns "-1" into ULLONG_MAX, the kernel refuses
+ * it (blkcg's "MAJ:MIN VALUE" files). *@s moves past the number; -EINVAL
+ * when no digit follows.
+ */
+int kscan_ull(const char **s, unsigned long long *res);
+
 /* strstrip(): drops leading and trailing white space in place. */
 char *strstrip(char *s);
 

@@ -7,6 +7,7 @@
  * and _recursive files read the same numbers, all counted as Async.
  */
 #include "../knob.h"
+#include "../parse.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -75,20 +76,23 @@ static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	const char *v1_name = fc->ctx->hiers.hier[fc->hier].files[fc->file]->name;
 	_cleanup_strbuf_ struct strbuf lines = STRBUF_INIT;
-	unsigned int major, minor;
-	unsigned long long value;
+	unsigned long long major, minor, value;
+	const char *c = buf;
 	char device[32], v2[96];
-	int consumed = 0, r;
+	int r;
 
 	(void)len;
-	if (sscanf(buf, "%u:%u%n", &major, &minor, &consumed) != 2 ||
-	    !isspace((unsigned char)buf[consumed]))
+	/* blkcg_conf_get_disk()'s "%u:%u%n", then tg_set_conf()'s "%llu": the kernel's sscanf. */
+	if (kscan_ull(&c, &major) < 0 || *c++ != ':' || kscan_ull(&c, &minor) < 0 ||
+	    !isspace((unsigned char)*c))
 		return -EINVAL;
+	major = (unsigned int)major;
+	minor = (unsigned int)minor;
 	if ((r = check_disk(major, minor)) < 0)
 		return r;
-	if (sscanf(buf + consumed, "%llu", &value) != 1)
+	if (kscan_ull(&c, &value) < 0)
 		return -EINVAL;
-	snprintf(device, sizeof(device), "%u:%u", major, minor);
+	snprintf(device, sizeof(device), "%llu:%llu", major, minor);
 	if ((r = update_lines(cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file), device, value,
 			      &lines)) < 0)
 		return r;

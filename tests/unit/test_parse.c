@@ -68,6 +68,18 @@ int main(void)
 	CHECK_EQ_INT(pid_of("99999999999", &i), -EINVAL);
 	CHECK_EQ_INT(pid_of("1 2", &i), -EINVAL);
 
+	/* The kernel's sscanf %llu: no sign, spaces skipped, stops at a non-digit. */
+	const char *scan = " 42:7 x";
+	CHECK_EQ_INT(kscan_ull(&scan, &v), 0);
+	CHECK_EQ_INT(v, 42);
+	CHECK(*scan == ':');
+	scan = "-1";
+	CHECK_EQ_INT(kscan_ull(&scan, &v), -EINVAL);
+	scan = "+5";
+	CHECK_EQ_INT(kscan_ull(&scan, &v), -EINVAL);
+	scan = "";
+	CHECK_EQ_INT(kscan_ull(&scan, &v), -EINVAL);
+
 	char text[] = "  \t/bin/true \n";
 	CHECK(!strcmp(strstrip(text), "/bin/true"));
 	return check_summary("parse");
