@@ -10,5 +10,6 @@ int handle_open(struct call *call);
 int handle_statfs(struct call *call);
 int handle_mount(struct call *call);
 int handle_fsopen(struct call *call);
+int handle_epoll_ctl(struct call *call);
 
 #endif

@@ -45,9 +45,12 @@ int proc_file_content(struct supervisor *sup, enum proc_file file, int subject_d
 const char *proc_file_name(enum proc_file file)
 {
 	static const char *const names[] = {
-		[PROC_OTHER] = "other",		[PROC_MOUNTS] = "mounts",
-		[PROC_MOUNTINFO] = "mountinfo", [PROC_CGROUP] = "cgroup",
-		[PROC_CGROUPS] = "cgroups",	[PROC_CPUSET] = "cpuset",
+		[PROC_OTHER] = PROC_FILE_MEMFD_PREFIX "other",
+		[PROC_MOUNTS] = PROC_FILE_MEMFD_PREFIX "mounts",
+		[PROC_MOUNTINFO] = PROC_FILE_MEMFD_PREFIX "mountinfo",
+		[PROC_CGROUP] = PROC_FILE_MEMFD_PREFIX "cgroup",
+		[PROC_CGROUPS] = PROC_FILE_MEMFD_PREFIX "cgroups",
+		[PROC_CPUSET] = PROC_FILE_MEMFD_PREFIX "cpuset",
 	};
 
 	return names[file];

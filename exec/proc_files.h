@@ -17,6 +17,11 @@
  */
 int proc_file_content(struct supervisor *sup, enum proc_file file, int subject_dir,
 		      const char *root_tuple, struct strbuf *out);
+/*
+ * The name of the memfd answering @file ("cgx-exec:mountinfo"): a poll of a
+ * mount table finds by it that the real one is meant (handle_epoll.c).
+ */
 const char *proc_file_name(enum proc_file file);
+#define PROC_FILE_MEMFD_PREFIX "cgx-exec:"
 
 #endif

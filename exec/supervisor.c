@@ -63,6 +63,8 @@ static int dispatch(struct call *call)
 		return handle_mount(call);
 	case __NR_fsopen:
 		return handle_fsopen(call);
+	case __NR_epoll_ctl:
+		return handle_epoll_ctl(call);
 	default:
 		return notif_continue(call);
 	}

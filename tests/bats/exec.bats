@@ -163,6 +163,32 @@ ${expected%$'\n'}" ]
 	[ "${lines[12]}" = "/ /sys/fs/cgroup/systemd - cgroup cgroup rw,name=systemd" ]
 }
 
+@test "the mount table is watched as the kernel's: epoll on /proc/self/mountinfo fires on a mount, and reads stay v1" {
+	# systemd (and any libmount monitor) waits on the table with EPOLLPRI;
+	# a file that epoll refuses left systemd's mount units without state.
+	run in_exec 'python3 - <<"PY"
+import os, select, subprocess
+f = open("/proc/self/mountinfo")
+print("cgroup lines before:", sum(" - cgroup " in l for l in f))
+ep = select.epoll()
+ep.register(f.fileno(), select.EPOLLPRI | select.EPOLLERR)
+print("quiet:", ep.poll(0) == [])
+d = "/tmp/cgx-epoll-" + str(os.getpid())
+os.mkdir(d)
+subprocess.run(["mount", "-t", "tmpfs", "none", d], check=True)
+print("after a mount:", bool(ep.poll(5)))
+subprocess.run(["umount", d], check=True)
+os.rmdir(d)
+print("cgroup lines after:", sum(" - cgroup " in l for l in open("/proc/self/mountinfo")))
+PY'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "cgroup lines before: 13" ]
+	[ "${lines[1]}" = "quiet: True" ]
+	[ "${lines[2]}" = "after a mount: True" ]
+	[ "${lines[3]}" = "cgroup lines after: 13" ]
+}
+
 @test "/proc/cgroups gives each controller its hierarchy id and group count" {
 	mkdir "$MNT/memory/a" "$MNT/memory/a/b"
 	run in_exec "cat /proc/cgroups"
