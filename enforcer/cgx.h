@@ -201,9 +201,12 @@ int cgx_xattr_remove(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 int cgx_xattr_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, int file,
 		   const struct cgx_caller *caller, struct strbuf *names);
 
-/* Tasks (tasks.c). */
+/*
+ * Tasks (tasks.c). The pids of a group's tasks or processes, numbered by
+ * the pid namespace of @reader (NULL: the daemon's).
+ */
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,
-		   struct strbuf *out);
+		   const struct cgx_caller *reader, struct strbuf *out);
 /*
  * At an open for writing: for tasks and cgroup.procs (V1F_OPENER_CREDS), the
  * opener's groups and capabilities into @creds (malloc()ed, kept with the

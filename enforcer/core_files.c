@@ -9,12 +9,12 @@
 
 static int tasks_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return cgx_tasks_list(fc->ctx, fc->dir, fc->hier, true, out);
+	return cgx_tasks_list(fc->ctx, fc->dir, fc->hier, true, fc->caller, out);
 }
 
 static int procs_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return cgx_tasks_list(fc->ctx, fc->dir, fc->hier, false, out);
+	return cgx_tasks_list(fc->ctx, fc->dir, fc->hier, false, fc->caller, out);
 }
 
 static int tasks_write(const struct v1_file_ctx *fc, char *buf, size_t len)

@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -306,8 +309,11 @@ static int pid_ns_of(pid_t pid, char *link, size_t size)
 	return 0;
 }
 
-/* The innermost pid of /proc/@tid's NSpid line: its number in its own namespace. */
-static int innermost_pid(pid_t tid, pid_t *inner)
+/* MAX_PID_NS_LEVEL: pid namespaces nest 32 deep, so NSpid has at most 33 numbers. */
+#define NS_LEVELS_MAX 33
+
+/* /proc/@tid's NSpid line: its pid in each namespace from ours down to its own. */
+static int ns_pids(pid_t tid, pid_t *levels, size_t room, size_t *nr)
 {
 	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
 	const char *field;
@@ -317,16 +323,17 @@ static int innermost_pid(pid_t tid, pid_t *inner)
 		return r;
 	if (!(field = status_field(status.buf, "NSpid:")))
 		return -EIO;
-	for (const char *c = field; *c && *c != '\n';) {
+	*nr = 0;
+	for (const char *c = field; *c && *c != '\n' && *nr < room;) {
 		char *end;
 		long value = strtol(c, &end, 10);
 
 		if (end == c)
 			break;
-		*inner = (pid_t)value;
+		levels[(*nr)++] = (pid_t)value;
 		c = end;
 	}
-	return 0;
+	return *nr ? 0 : -EIO;
 }
 
 int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
@@ -345,9 +352,11 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
 	if ((r = proc_list_all(true, &tasks)) < 0)
 		return r;
 	for (size_t i = 0; i < tasks.nr; i++) {
-		pid_t inner = 0;
+		pid_t levels[NS_LEVELS_MAX];
+		size_t nr;
 
-		if (innermost_pid(tasks.pids[i], &inner) < 0 || inner != pid ||
+		if (ns_pids(tasks.pids[i], levels, ARRAY_SIZE(levels), &nr) < 0 ||
+		    levels[nr - 1] != pid ||
 		    pid_ns_of(tasks.pids[i], task_ns, sizeof(task_ns)) < 0 ||
 		    strcmp(task_ns, writer_ns))
 			continue;
@@ -355,6 +364,62 @@ int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours)
 		return 0;
 	}
 	return -ESRCH;
+}
+
+/* The inode of the pid namespace @up levels above task @tid's own. */
+static int pid_ns_ino_above(pid_t tid, size_t up, ino_t *ino)
+{
+	_cleanup_close_ int ns = -1;
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)tid);
+	if ((ns = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (up--) {
+		int parent = ioctl(ns, NS_GET_PARENT);
+
+		if (parent < 0)
+			return -errno;
+		close(ns);
+		ns = parent;
+	}
+	if (fstat(ns, &st) < 0)
+		return -errno;
+	*ino = st.st_ino;
+	return 0;
+}
+
+int proc_pids_as_seen_by(pid_t reader, struct pid_list *pids)
+{
+	pid_t levels[NS_LEVELS_MAX];
+	size_t reader_level, nr, kept = 0;
+	char reader_ns[64], self_ns[64];
+	ino_t reader_ino, ino;
+	int r;
+
+	if ((r = pid_ns_of(reader, reader_ns, sizeof(reader_ns))) < 0 ||
+	    (r = pid_ns_of(0, self_ns, sizeof(self_ns))) < 0)
+		return r;
+	/* The common case: the reader numbers tasks as the daemon does. */
+	if (!strcmp(reader_ns, self_ns))
+		return 0;
+	if ((r = ns_pids(reader, levels, ARRAY_SIZE(levels), &nr)) < 0 ||
+	    (r = pid_ns_ino_above(reader, 0, &reader_ino)) < 0)
+		return r;
+	reader_level = nr - 1;
+	for (size_t i = 0; i < pids->nr; i++) {
+		/* In the reader's namespace or one below it: the number it has at that level. */
+		if (ns_pids(pids->pids[i], levels, ARRAY_SIZE(levels), &nr) < 0 ||
+		    nr <= reader_level ||
+		    pid_ns_ino_above(pids->pids[i], nr - 1 - reader_level, &ino) < 0 ||
+		    ino != reader_ino)
+			continue;
+		pids->pids[kept++] = levels[reader_level];
+	}
+	pids->nr = kept;
+	pid_list_sort_unique(pids);
+	return 0;
 }
 
 bool proc_same_file(int own_fd, pid_t pid, int fd)

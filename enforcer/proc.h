@@ -66,6 +66,13 @@ int proc_pidfd_take(int pidfd, int fd);
  */
 int proc_pid_in_ns_of(pid_t writer, pid_t pid, pid_t *ours);
 
+/*
+ * @pids (the daemon's numbers) as the pid namespace of @reader numbers
+ * them, sorted: a task that namespace cannot see is dropped, as v1's
+ * pidlist_array_load() drops one whose task_tgid_vnr() is 0.
+ */
+int proc_pids_as_seen_by(pid_t reader, struct pid_list *pids);
+
 /* Every process (or, with @threads, every thread) of the system, sorted. */
 int proc_list_all(bool threads, struct pid_list *pids);
 

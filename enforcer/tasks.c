@@ -68,12 +68,13 @@ int tasks_tuple_of(struct cgx_ctx *ctx, pid_t pid, struct tuple *tuple, char *v2
 }
 
 int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, bool threads,
-		   struct strbuf *out)
+		   const struct cgx_caller *reader, struct strbuf *out)
 {
 	_cleanup_(pid_list_release) struct pid_list members = {0};
 	_cleanup_(pid_list_release) struct pid_list elsewhere = {0};
 	const char *file = threads ? "cgroup.threads" : "cgroup.procs";
 	bool is_root = dir == ctx->tree.base;
+	size_t kept = 0;
 	int r;
 
 	/* The v1 root holds everything not in one of its groups, whatever cgxfs never moved. */
@@ -93,12 +94,16 @@ int cgx_tasks_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, b
 	}
 	pid_list_sort_unique(&members);
 	pid_list_sort_unique(&elsewhere);
-	for (size_t i = 0; i < members.nr; i++) {
-		if (is_root && pid_list_contains(&elsewhere, members.pids[i]))
-			continue;
+	for (size_t i = 0; i < members.nr; i++)
+		if (!is_root || !pid_list_contains(&elsewhere, members.pids[i]))
+			members.pids[kept++] = members.pids[i];
+	members.nr = kept;
+	/* A reader in a container reads the numbers its pid namespace gives (task_tgid_vnr()). */
+	if (reader && (r = proc_pids_as_seen_by(reader->tid, &members)) < 0 && r != -ESRCH)
+		return r;
+	for (size_t i = 0; i < members.nr; i++)
 		if ((r = strbuf_addf(out, "%d\n", (int)members.pids[i])) < 0)
 			return r;
-	}
 	return 0;
 }
 

@@ -487,9 +487,17 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			file->content_error = cgx_deprecation_counters(ctx, &file->content);
 		else if (file->content_error == 0 && node.kind == NODE_LIMITS)
 			file->content_error = cgx_limits_report(ctx, &file->content);
-		else if (file->content_error == 0)
+		else if (file->content_error == 0) {
+			/*
+			 * As the opener, but numbered by the reader's pid
+			 * namespace: v1 lists pids as the reading task sees them.
+			 */
+			struct cgx_caller as_read = file->opener;
+
+			as_read.tid = reader.tid;
 			file->content_error = cgx_file_read(ctx, node.dir, node.hier, node.file,
-							    &file->opener, &file->content);
+							    &as_read, &file->content);
+		}
 	}
 	if (file->content_error < 0) {
 		fuse_reply_err(req, file->content_error == -ENOENT ? ENODEV : -file->content_error);

@@ -358,6 +358,28 @@ b"
 	[[ "$output" == *"No such process"* ]]
 }
 
+@test "tasks and cgroup.procs read from another pid namespace give its numbers and hide the rest" {
+	mkdir "$MNT/cpu,cpuacct/ns"
+	sleep 1000 &
+	local outside=$!
+	echo "$outside" >"$MNT/cpu,cpuacct/ns/cgroup.procs"
+	# The shell is 1 in its namespace; the sleep outside it has no number there.
+	run unshare --pid --fork --mount-proc bash -c "
+		echo 1 >'$MNT/cpu,cpuacct/ns/cgroup.procs'
+		sleep 1000 & echo \$! >'$MNT/cpu,cpuacct/ns/tasks'
+		mapfile -t procs <'$MNT/cpu,cpuacct/ns/cgroup.procs'; echo procs \${procs[*]}
+		mapfile -t tasks <'$MNT/cpu,cpuacct/ns/tasks'; echo tasks \${tasks[*]}
+		echo root-has-1 \$(grep -cx 1 '$MNT/cpu,cpuacct/cgroup.procs')
+		kill %1"
+	kill "$outside"
+	echo "$output"
+	[ "${lines[0]}" = "procs 1 2" ]
+	[ "${lines[1]}" = "tasks 1 2" ]
+	[ "${lines[2]}" = "root-has-1 0" ]
+	# Outside, the daemon's numbers as before.
+	! grep -qx 1 "$MNT/cpu,cpuacct/ns/cgroup.procs"
+}
+
 @test "a file kept open across the removal of its group fails its reads, the daemon lives" {
 	mkdir "$MNT/pids/gone"
 	# fd 7: bats keeps fd 3 for its own output.
