@@ -96,9 +96,15 @@ static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	if ((r = update_lines(cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file), device, value,
 			      &lines)) < 0)
 		return r;
-	/* 0 lifts the limit (U64_MAX in v1, max in v2). */
+	/*
+	 * 0 lifts the limit (U64_MAX in v1, max in v2). io.max takes no 1
+	 * (tg_set_limit() sets a key only for values above 1, and EINVAL
+	 * otherwise) where v1 throttles to 1 byte or 1 I/O a second: 2 is the
+	 * nearest cgroup2 has.
+	 */
 	if (value)
-		snprintf(v2, sizeof(v2), "%s %s=%llu", device, v2_key_of(v1_name), value);
+		snprintf(v2, sizeof(v2), "%s %s=%llu", device, v2_key_of(v1_name),
+			 value < 2 ? 2 : value);
 	else
 		snprintf(v2, sizeof(v2), "%s %s=max", device, v2_key_of(v1_name));
 	return knob_set(fc, "io", "io.max", v2, lines.buf);
@@ -223,29 +229,33 @@ static const struct v1_file blkio_files[] = {
 	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
-	 .v2 = V2_CONVERTED("io.max", read_bps_convert,
-			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
+	 .v2 = V2_CONVERTED(
+		 "io.max", read_bps_convert,
+		 "one \"MAJ:MIN key=value\" line per device; 0 becomes max, 1 becomes 2")},
 	{.name = "blkio.throttle.read_iops_device",
 	 .mode = 0644,
 	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
-	 .v2 = V2_CONVERTED("io.max", read_iops_convert,
-			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
+	 .v2 = V2_CONVERTED(
+		 "io.max", read_iops_convert,
+		 "one \"MAJ:MIN key=value\" line per device; 0 becomes max, 1 becomes 2")},
 	{.name = "blkio.throttle.write_bps_device",
 	 .mode = 0644,
 	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
-	 .v2 = V2_CONVERTED("io.max", write_bps_convert,
-			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
+	 .v2 = V2_CONVERTED(
+		 "io.max", write_bps_convert,
+		 "one \"MAJ:MIN key=value\" line per device; 0 becomes max, 1 becomes 2")},
 	{.name = "blkio.throttle.write_iops_device",
 	 .mode = 0644,
 	 .flags = V1F_ROOT_KNOB, /* v1 throttles the root group too */
 	 .default_value = "",
 	 .write = limit_write,
-	 .v2 = V2_CONVERTED("io.max", write_iops_convert,
-			    "one \"MAJ:MIN key=value\" line per device; 0 becomes max")},
+	 .v2 = V2_CONVERTED(
+		 "io.max", write_iops_convert,
+		 "one \"MAJ:MIN key=value\" line per device; 0 becomes max, 1 becomes 2")},
 };
 
 const struct v1_controller v1_blkio = {
