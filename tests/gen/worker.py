@@ -46,7 +46,11 @@ def serve(fifo_dir, name):
             line, pending = pending.split(b"\n", 1)
             seq, verb, *args = line.decode().split("\t")
             if verb == "fork":
-                pid = os.fork()
+                try:
+                    pid = os.fork()
+                except OSError as e:  # EAGAIN past pids.max: the worker lives on
+                    answer(seq, "err", str(e.errno), os.strerror(e.errno))
+                    continue
                 if pid == 0:
                     os.close(cmd)
                     os.close(ack)
