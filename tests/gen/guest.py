@@ -191,7 +191,7 @@ class V1:
         visible = {c for s in self.mounted.values() for c in v1files.parse_spec(s)[0]}
         # A hierarchy just taken away lets its controllers go only once its
         # root is freed (a work item): until then a mount of them says EBUSY.
-        poll(lambda: not (set(controllers) - visible) & self.bound(), 5)
+        poll(lambda: not (set(controllers) - visible) & self.bound(), 30)
         if libc.mount(b"cgroup", target.encode(), b"cgroup", 0, spec.encode()) != 0:
             err = ctypes.get_errno()
             os.rmdir(target)
