@@ -216,7 +216,12 @@ class V1:
         self.clear()
         self.restored = set()
         for spec in layout:
-            err = self.mount(spec, v1files.boot_dir(spec))
+            # A named hierarchy of the last program may still be dying (its
+            # root is freed by a work item): its name says EBUSY until then.
+            deadline = time.monotonic() + 30
+            while (err := self.mount(spec, v1files.boot_dir(spec))) == errno.EBUSY \
+                    and time.monotonic() < deadline:
+                time.sleep(0.1)
             if err is not None:
                 raise RuntimeError(f"mount -t cgroup -o {spec}: {os.strerror(err)}")
         self.restore_roots()
