@@ -11,6 +11,7 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #if defined(__x86_64__)
 #define FILTER_ARCH AUDIT_ARCH_X86_64
@@ -20,9 +21,15 @@
 #error "cgx-exec: add this architecture's AUDIT_ARCH"
 #endif
 
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cgx-exec: ARG_HI assumes a little-endian machine"
+#endif
+
 #define X32_SYSCALL_BIT 0x40000000
 
 #define ARG_LO(n) (offsetof(struct seccomp_data, args[n]))
+/* The upper half of argument n follows its lower half on both (little-endian). */
+#define ARG_HI(n) (offsetof(struct seccomp_data, args[n]) + 4)
 
 #define LOAD(off)     BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
 #define JEQ(k, t, f)  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (t), (f))
@@ -70,9 +77,18 @@ static struct sock_filter program[] = {
 	/* A mount table cgx-exec answered, added to an epoll set: handle_epoll.c. */
 	/* 21 */ JEQ(__NR_epoll_ctl, 0, 3),
 	/* 22 */ LOAD(ARG_LO(1)),
-	/* 23 */ JEQ(EPOLL_CTL_ADD, 0, 1),
+	/* 23 */ JEQ(EPOLL_CTL_ADD, 0, 8),
 	/* 24 */ RET(SECCOMP_RET_USER_NOTIF),
-	/* 25 */ RET(SECCOMP_RET_ALLOW),
+	/* A rewind, lseek(fd, 0, SEEK_SET), of a file it answered: handle_rewind.c. */
+	/* 25 */ JEQ(__NR_lseek, 0, 6),
+	/* 26 */ LOAD(ARG_LO(1)),
+	/* 27 */ JEQ(0, 0, 4),
+	/* 28 */ LOAD(ARG_HI(1)),
+	/* 29 */ JEQ(0, 0, 2),
+	/* 30 */ LOAD(ARG_LO(2)),
+	/* 31 */ JEQ(SEEK_SET, 1, 0),
+	/* 32 */ RET(SECCOMP_RET_ALLOW),
+	/* 33 */ RET(SECCOMP_RET_USER_NOTIF),
 };
 
 int filter_install(void)

@@ -11,5 +11,6 @@ int handle_statfs(struct call *call);
 int handle_mount(struct call *call);
 int handle_fsopen(struct call *call);
 int handle_epoll_ctl(struct call *call);
+int handle_rewind(struct call *call);
 
 #endif

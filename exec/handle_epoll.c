@@ -13,79 +13,37 @@
 #include "handle.h"
 #include "notif.h"
 #include "proc_files.h"
+#include "target.h"
 
 #include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/epoll.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
-
-/* The real mount table a memfd of handle_open() stands for, NULL when @fd is none. */
-static const char *answered_table(pid_t tid, int fd)
-{
-	char path[64], link[PATH_MAX];
-	ssize_t len;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
-	if ((len = readlink(path, link, sizeof(link) - 1)) < 0)
-		return NULL;
-	link[len] = '\0';
-	if (!strcmp(link, "/memfd:" PROC_FILE_MEMFD_PREFIX "mountinfo (deleted)"))
-		return "mountinfo";
-	if (!strcmp(link, "/memfd:" PROC_FILE_MEMFD_PREFIX "mounts (deleted)"))
-		return "mounts";
-	return NULL;
-}
-
-/* Whether descriptor @fd of @tid is close-on-exec (the "flags:" of its fdinfo, in octal). */
-static int fd_cloexec(pid_t tid, int fd)
-{
-	char path[64], text[256];
-	_cleanup_close_ int info = -1;
-	unsigned int flags;
-	const char *line;
-	ssize_t len;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tid, fd);
-	if ((info = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
-	if ((len = read(info, text, sizeof(text) - 1)) < 0)
-		return -errno;
-	text[len] = '\0';
-	if (!(line = strstr(text, "flags:")) || sscanf(line, "flags: %o", &flags) != 1)
-		return -EIO;
-	return flags & O_CLOEXEC;
-}
 
 int handle_epoll_ctl(struct call *call)
 {
 	pid_t tid = call->req.pid;
 	int fd = (int)call->req.data.args[2];
 	_cleanup_close_ int table = -1;
-	struct seccomp_notif_addfd addfd;
-	const char *name;
+	enum proc_file file;
 	char path[64];
 	int cloexec;
+	bool own;
 
-	if (call->req.data.args[1] != EPOLL_CTL_ADD || !(name = answered_table(tid, fd)) ||
-	    (cloexec = fd_cloexec(tid, fd)) < 0)
+	if (call->req.data.args[1] != EPOLL_CTL_ADD)
+		return notif_continue(call);
+	file = proc_file_of_fd(tid, fd, &own);
+	if ((file != PROC_MOUNTINFO && file != PROC_MOUNTS) ||
+	    (cloexec = target_fd_cloexec(tid, fd)) < 0)
 		return notif_continue(call);
 	/* The caller's own namespace: the table it opened was most likely its own. */
-	snprintf(path, sizeof(path), "/proc/%d/%s", tid, name);
+	snprintf(path, sizeof(path), "/proc/%d/%s", tid,
+		 file == PROC_MOUNTS ? "mounts" : "mountinfo");
 	if ((table = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return notif_continue(call);
 	/* The descriptor was looked at in a process that may be gone and its pid reused. */
 	if (!notif_valid(call))
 		return -ENOENT;
-	addfd = (struct seccomp_notif_addfd){
-		.id = call->req.id,
-		.flags = SECCOMP_ADDFD_FLAG_SETFD,
-		.srcfd = table,
-		.newfd = fd,
-		.newfd_flags = cloexec ? O_CLOEXEC : 0,
-	};
-	if (ioctl(call->sup->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0)
-		return errno == ENOENT ? -ENOENT : notif_continue(call);
+	if (notif_set_fd(call, table, fd, cloexec) == -ENOENT)
+		return -ENOENT;
 	return notif_continue(call);
 }

@@ -110,36 +110,9 @@ static int caller_may_open(struct call *call, const struct open_call *open_call,
 	return r;
 }
 
-/* The content as a file open read-only, at offset 0, as a fresh open of /proc would be. */
-static int content_fd(const char *name, const struct strbuf *content)
-{
-	_cleanup_close_ int memfd = -1;
-	char self[64];
-	size_t done = 0;
-	int fd;
-
-	if ((memfd = memfd_create(name, MFD_CLOEXEC)) < 0)
-		return -errno;
-	while (done < content->len) {
-		ssize_t n = write(memfd, content->buf + done, content->len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		done += n;
-	}
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", memfd);
-	fd = open(self, O_RDONLY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 int handle_open(struct call *call)
 {
-	_cleanup_strbuf_ struct strbuf content = STRBUF_INIT;
-	_cleanup_close_ int fd = -1, reader_ns = -1, subject_dir = -1;
-	_cleanup_free_ char *root_tuple = NULL;
+	_cleanup_close_ int fd = -1, subject_dir = -1;
 	struct seccomp_notif_addfd addfd;
 	struct open_call open_call;
 	char path[PATH_MAX], absolute[PATH_MAX];
@@ -175,20 +148,11 @@ int handle_open(struct call *call)
 		if ((subject_dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 			return notif_continue(call);
 	}
-	/* The notifying thread reads: its cgroup namespace roots the paths (current->nsproxy). */
-	if ((reader_ns = cgroupns_open(call->req.pid)) < 0)
-		return notif_continue(call);
-	/* The pid and the path were read from a process that may be gone and its pid reused. */
-	if (!notif_valid(call))
-		return -ENOENT;
-	if (!(root_tuple = malloc(CGROUPNS_TUPLE_MAX)))
-		return notif_return(call, -1, -ENOMEM);
-	/* A namespace whose root was gone before it was seen: paths from the hierarchy's root. */
-	if (cgroupns_root(reader_ns, root_tuple, CGROUPNS_TUPLE_MAX) < 0)
-		root_tuple[0] = '\0';
-	if ((r = proc_file_content(call->sup, file, subject_dir, root_tuple, &content)) < 0)
+	if ((fd = proc_file_answer(call, file, subject_dir, subject == 0)) == -ENOENT)
+		return fd;
+	if (fd == -ESRCH)
 		return notif_continue(call); /* no such pid: the kernel's own error */
-	if ((fd = content_fd(proc_file_name(file), &content)) < 0)
+	if (fd < 0)
 		return notif_return(call, -1, fd);
 
 	addfd = (struct seccomp_notif_addfd){

@@ -9,6 +9,7 @@
 #include "target.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/ioctl.h>
@@ -47,6 +48,19 @@ int notif_return(struct call *call, int64_t value, int error)
 	struct seccomp_notif_resp resp = {.id = call->req.id, .val = value, .error = error};
 
 	return send_response(call->sup->listener, &resp);
+}
+
+int notif_set_fd(struct call *call, int srcfd, int target_fd, bool cloexec)
+{
+	struct seccomp_notif_addfd addfd = {
+		.id = call->req.id,
+		.flags = SECCOMP_ADDFD_FLAG_SETFD,
+		.srcfd = srcfd,
+		.newfd = target_fd,
+		.newfd_flags = cloexec ? O_CLOEXEC : 0,
+	};
+
+	return ioctl(call->sup->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) < 0 ? -errno : 0;
 }
 
 bool notif_valid(struct call *call)

@@ -41,6 +41,12 @@ struct call {
 int notif_reply(int listener, uint64_t id, int error);
 int notif_continue(struct call *call);
 int notif_return(struct call *call, int64_t value, int error);
+/*
+ * Our descriptor @srcfd put in the caller's table as its descriptor
+ * @target_fd (SECCOMP_ADDFD_FLAG_SETFD: the one there is closed), the call
+ * still to be answered; 0 or -errno (-ENOENT: the call is gone).
+ */
+int notif_set_fd(struct call *call, int srcfd, int target_fd, bool cloexec);
 /* After reading the target's memory or /proc files: is the caller still the one asking? */
 bool notif_valid(struct call *call);
 

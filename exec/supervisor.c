@@ -65,6 +65,8 @@ static int dispatch(struct call *call)
 		return handle_fsopen(call);
 	case __NR_epoll_ctl:
 		return handle_epoll_ctl(call);
+	case __NR_lseek:
+		return handle_rewind(call);
 	default:
 		return notif_continue(call);
 	}

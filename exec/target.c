@@ -98,6 +98,25 @@ pid_t target_tgid(pid_t tid)
 	return r < 0 ? r : (pid_t)strtol(value, NULL, 10);
 }
 
+int target_fd_cloexec(pid_t tid, int fd)
+{
+	char path[64], text[256];
+	_cleanup_close_ int info = -1;
+	unsigned int flags;
+	const char *line;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tid, fd);
+	if ((info = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((len = read(info, text, sizeof(text) - 1)) < 0)
+		return -errno;
+	text[len] = '\0';
+	if (!(line = strstr(text, "flags:")) || sscanf(line, "flags: %o", &flags) != 1)
+		return -EIO;
+	return flags & O_CLOEXEC;
+}
+
 int target_absolute_path(pid_t tid, int dirfd, const char *path, char *out, size_t size)
 {
 	char link[64];

@@ -17,6 +17,8 @@ int target_read(pid_t tid, uint64_t addr, void *buf, size_t len);
 int target_write(pid_t tid, uint64_t addr, const void *data, size_t len);
 /* The thread group of thread @tid, from /proc/TID/status. */
 pid_t target_tgid(pid_t tid);
+/* Whether descriptor @fd of thread @tid is close-on-exec (1, 0), from its fdinfo; -errno. */
+int target_fd_cloexec(pid_t tid, int fd);
 /*
  * @path as @tid would reach it, made absolute from its cwd or from the
  * directory open as @dirfd (AT_FDCWD for the cwd). Not resolved: ".." and

@@ -189,6 +189,40 @@ PY'
 	[ "${lines[3]}" = "cgroup lines after: 13" ]
 }
 
+@test "a /proc file kept open and rewound reads the present, as the kernel's seq_file does" {
+	# systemd rewinds /proc/self/mountinfo until its remounts show; a
+	# snapshot made it give up with EBUSY.
+	mkdir "$MNT/memory/rewound"
+	run in_exec 'python3 - "$0" <<"PY"
+import os, subprocess, sys
+table = open("/proc/self/mountinfo")
+cgroup = open("/proc/self/cgroup")
+before = table.read()
+print("memory before:", [l for l in cgroup.read().splitlines() if ":memory:" in l])
+d = "/tmp/cgx-rewind-" + str(os.getpid())
+os.mkdir(d)
+subprocess.run(["mount", "-t", "tmpfs", "none", d], check=True)
+with open("/sys/fs/cgroup/memory/rewound/cgroup.procs", "w") as f:
+    f.write(str(os.getpid()))
+table.seek(0)
+after = table.read()
+print("the new mount shows:", d in after and d not in before)
+print("cgroup lines:", sum(" - cgroup " in l for l in after.splitlines()))
+cgroup.seek(0)
+print("memory after:", [l for l in cgroup.read().splitlines() if ":memory:" in l])
+subprocess.run(["umount", d], check=True)
+os.rmdir(d)
+with open("/sys/fs/cgroup/memory/cgroup.procs", "w") as f:
+    f.write(str(os.getpid()))
+PY'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "memory before: ['4:memory:/']" ]
+	[ "${lines[1]}" = "the new mount shows: True" ]
+	[ "${lines[2]}" = "cgroup lines: 13" ]
+	[ "${lines[3]}" = "memory after: ['4:memory:/rewound']" ]
+}
+
 @test "/proc/cgroups gives each controller its hierarchy id and group count" {
 	mkdir "$MNT/memory/a" "$MNT/memory/a/b"
 	run in_exec "cat /proc/cgroups"
