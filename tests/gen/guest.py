@@ -117,6 +117,7 @@ class V1:
         subprocess.run(["mount", "-o", "remount,rw", CGROUP], check=True)
         self.mounted = {}  # dir -> spec
         self.restored = set()  # controllers whose root this program has put back
+        self.stuck = False  # a layout's mount found a hierarchy that will not go
         self.boot_roots = self.root_state(self.ROOT_STATE)
 
     def root_state(self, controllers):
@@ -223,6 +224,8 @@ class V1:
                     and time.monotonic() < deadline:
                 time.sleep(0.1)
             if err is not None:
+                # A hierarchy of that name lives on, unseen: only a fresh guest is clean.
+                self.stuck = err == errno.EBUSY
                 raise RuntimeError(f"mount -t cgroup -o {spec}: {os.strerror(err)}")
         self.restore_roots()
 
@@ -289,7 +292,9 @@ class V1:
         for d in self.mounted:
             self.thaw(os.path.join(CGROUP, d))
         run.kill_all()
-        return self.clear()
+        clean = self.clear() and not self.stuck
+        self.stuck = False
+        return clean
 
     def alive(self):
         return None
