@@ -213,9 +213,36 @@ class V1:
             if not os.path.lexists(os.path.join(CGROUP, c)):
                 os.symlink(d, os.path.join(CGROUP, c))
 
+    def reset_root_flags(self):
+        """A hierarchy that stays between programs (name=systemd) keeps its
+        root's flags; a fresh one has these."""
+        for target in self.mounts():
+            for name, value in (("notify_on_release", "0"), ("cgroup.clone_children", "0"),
+                                ("release_agent", "")):
+                path = os.path.join(target, name)
+                try:
+                    with open(path) as f:
+                        if f.read().strip() == value:
+                            continue
+                    with open(path, "w") as f:
+                        f.write(value + "\n")
+                except OSError:
+                    pass
+
+    def lingering(self):
+        """v1 hierarchies alive but mounted nowhere here (/proc/self/cgroup
+        lists every one): the kept name=systemd one aside, a hierarchy that
+        outlived its program would answer the next one's mounts."""
+        with open("/proc/self/cgroup") as f:
+            fields = [line.split(":")[1] for line in f if not line.startswith("0::")]
+        return [h for h in fields if h != "name=systemd"]
+
     def setup(self, layout):
         self.clear()
         self.restored = set()
+        if not poll(lambda: not self.lingering(), 30):
+            self.stuck = True
+            raise RuntimeError(f"v1 hierarchies outlive their program: {self.lingering()}")
         for spec in layout:
             # A named hierarchy of the last program may still be dying (its
             # root is freed by a work item): its name says EBUSY until then.
@@ -228,6 +255,7 @@ class V1:
                 self.stuck = err == errno.EBUSY
                 raise RuntimeError(f"mount -t cgroup -o {spec}: {os.strerror(err)}")
         self.restore_roots()
+        self.reset_root_flags()
 
     def mkhier(self, spec):
         err = self.mount(spec, spec)
