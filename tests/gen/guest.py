@@ -229,6 +229,22 @@ class V1:
                 except OSError:
                     pass
 
+    def reap_lingering(self):
+        """Mounts each lingering hierarchy once more and takes it away: an
+        umount kills a hierarchy only when its root has no child left
+        (cgroup_kill_sb()), and a group just removed stays its child until
+        it is released, so the program's last umount may have left it
+        alive. By now its children are gone."""
+        for h in self.lingering():
+            opts = h if set(h.split(",")) - {w for w in h.split(",") if w.startswith("name=")} \
+                else "none," + h
+            target = os.path.join(WORK, "reap")
+            os.makedirs(target, exist_ok=True)
+            if libc.mount(b"cgroup", target.encode(), b"cgroup", 0, opts.encode()) == 0:
+                poll(lambda: not any(e.is_dir() for e in os.scandir(target)), 5)
+                libc.umount2(target.encode(), 0)
+            os.rmdir(target)
+
     def lingering(self):
         """v1 hierarchies alive but mounted nowhere here (/proc/self/cgroup
         lists every one): the kept name=systemd one aside, a hierarchy that
@@ -240,6 +256,7 @@ class V1:
     def setup(self, layout):
         self.clear()
         self.restored = set()
+        self.reap_lingering()
         if not poll(lambda: not self.lingering(), 30):
             self.stuck = True
             raise RuntimeError(f"v1 hierarchies outlive their program: {self.lingering()}")
