@@ -273,6 +273,17 @@ class V1:
                 raise RuntimeError(f"mount -t cgroup -o {spec}: {os.strerror(err)}")
         self.restore_roots()
         self.reset_root_flags()
+        # What a program can leave at a root and is not put back (a devices
+        # root that denies): only a fresh guest is clean.
+        for target in self.mounts():
+            try:
+                with open(os.path.join(target, "devices.list")) as f:
+                    rules = f.read().strip()
+            except OSError:
+                continue
+            if rules != "a *:* rwm":
+                self.stuck = True
+                raise RuntimeError(f"the devices root says {rules!r}, not 'a *:* rwm'")
 
     def mkhier(self, spec):
         err = self.mount(spec, spec)
