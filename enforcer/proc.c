@@ -395,7 +395,7 @@ int proc_pids_as_seen_by(pid_t reader, struct pid_list *pids)
 	pid_t levels[NS_LEVELS_MAX];
 	size_t reader_level, nr, kept = 0;
 	char reader_ns[64], self_ns[64];
-	ino_t reader_ino, ino;
+	ino_t reader_ino = 0, ino = 0;
 	int r;
 
 	if ((r = pid_ns_of(reader, reader_ns, sizeof(reader_ns))) < 0 ||
