@@ -133,25 +133,39 @@ class V1:
                         pass
         return state
 
+    def restore_target(self, target):
+        """The ROOT_STATE files of the root mounted at @target written back
+        to how the guest booted with them."""
+        for controller, files in self.ROOT_STATE.items():
+            for name in files:
+                try:
+                    with open(os.path.join(target, name)) as f:
+                        now = f.read()
+                except OSError:
+                    continue
+                boot = self.boot_roots.get((controller, name), (None, now))[1]
+                if now == boot:
+                    continue
+                if name == "devices.list":
+                    name, lines = "devices.allow", ["a"]  # the boot root allows everything
+                elif name.startswith("blkio.throttle."):
+                    lines = [line.split()[0] + " 0" for line in now.splitlines()]
+                else:
+                    lines = boot.splitlines() or [""]
+                for line in lines:
+                    with open(os.path.join(target, name), "w") as f:
+                        f.write(line)
+
     def restore_roots(self):
-        """The ROOT_STATE files of the roots mounted now, for the first time in
-        this program, written back to how the guest booted with them. Later
-        mounts in the program keep what the kernel kept."""
+        """The roots mounted now, for the first time in this program, put
+        back as the guest booted them. Later mounts in the program keep what
+        the kernel kept."""
         fresh = {c for s in self.mounted.values() for c in v1files.parse_spec(s)[0]} - self.restored
         self.restored |= fresh
-        for (controller, name), (target, now) in self.root_state(fresh).items():
-            boot = self.boot_roots.get((controller, name), (None, now))[1]
-            if now == boot:
-                continue
-            if name == "devices.list":
-                name, lines = "devices.allow", ["a"]  # the boot root allows everything
-            elif name.startswith("blkio.throttle."):
-                lines = [line.split()[0] + " 0" for line in now.splitlines()]
-            else:
-                lines = boot.splitlines() or [""]
-            for line in lines:
-                with open(os.path.join(target, name), "w") as f:
-                    f.write(line)
+        for target in self.mounts():
+            spec = self.mounted.get(os.path.basename(target), "")
+            if set(v1files.parse_spec(spec)[0]) & fresh:
+                self.restore_target(target)
 
     def mounts(self):
         """Directories of /sys/fs/cgroup with a cgroup mount on them."""
@@ -313,6 +327,12 @@ class V1:
             self.thaw(target)
         for target in self.mounts():
             ok &= self.empty(target)
+            # Put back now, while mounted: the next layout may not mount
+            # this controller, and it would keep what this program wrote.
+            try:
+                self.restore_target(target)
+            except OSError:
+                ok = False
             ok &= poll(lambda: self.released(target), 20)
             if libc.umount2(target.encode(), 0) != 0:
                 ok = False
