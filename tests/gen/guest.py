@@ -270,10 +270,10 @@ class V1:
     def setup(self, layout):
         self.clear()
         self.restored = set()
+        # A hierarchy still dying under load goes on its own; one that names
+        # a layout's hierarchy makes that mount EBUSY, which taints below.
         self.reap_lingering()
-        if not poll(lambda: not self.lingering(), 30):
-            self.stuck = True
-            raise RuntimeError(f"v1 hierarchies outlive their program: {self.lingering()}")
+        poll(lambda: not self.lingering(), 10)
         for spec in layout:
             # A named hierarchy of the last program may still be dying (its
             # root is freed by a work item): its name says EBUSY until then.
