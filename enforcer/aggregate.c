@@ -324,8 +324,9 @@ static int split(struct cgx_ctx *ctx, struct plan *plan, const struct aggregate_
 			idle[i] = kind->own_dir_idles &&
 				  !tree_is_ancestor(units[i], plan->arriving) &&
 				  cgx_subtree_is_empty(ctx, units[i]) > 0;
-		else
-			idle[i] = units[i] != plan->arriving && cgx_dir_is_empty(ctx, units[i]) > 0;
+		else /* for other kinds drop_empty_leaves() kept only leaves in use */
+			idle[i] = kind->empty_leaf_holds && units[i] != plan->arriving &&
+				  cgx_dir_is_empty(ctx, units[i]) > 0;
 	}
 	aggregate_split(&kind->rule, demand, idle, nr, limit, parts);
 	for (size_t i = 0; i < nr; i++)
