@@ -202,6 +202,14 @@ static int burst_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 		       stored_ll(fc, fc->dir, "cpu.cfs_period_us"), (long long)burst, text);
 }
 
+/* Whether the group was made idle (cpu.idle 1): its shares are then fixed. */
+static bool group_is_idle(const struct v1_file_ctx *fc)
+{
+	const char *text = cgx_value_named(fc->ctx, fc->dir, fc->hier, "cpu.idle");
+
+	return text && text[0] == '1';
+}
+
 static int shares_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	unsigned long long shares;
@@ -213,6 +221,8 @@ static int shares_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 		return r;
 	if (fc->dir == fc->ctx->tree.base)
 		return -EINVAL; /* "We can't change the weight of the root cgroup." */
+	if (group_is_idle(fc))
+		return -EINVAL; /* sched_group_set_shares(): an idle group's weight is fixed */
 	/* sched_group_set_shares() clamps rather than refuses. */
 	shares = shares < MIN_SHARES ? MIN_SHARES : shares > MAX_SHARES ? MAX_SHARES : shares;
 	snprintf(v1, sizeof(v1), "%llu\n", shares);
@@ -220,8 +230,18 @@ static int shares_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return knob_set(fc, "cpu", "cpu.weight", v2, v1);
 }
 
+/*
+ * sched_group_set_idle(): an idle group gets the least weight
+ * (WEIGHT_IDLEPRIO, cpu.shares reads 3) and leaving idle resets it to the
+ * default 1024, whatever was written before; writing the state the group
+ * is already in changes nothing. cgroup2 does the same to cpu.weight by
+ * itself, so only what cpu.shares reads is recorded here, first, and put
+ * back when the kernel refuses.
+ */
 static int idle_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
+	_cleanup_free_ char *old_shares = NULL;
+	const char *stored;
 	long long idle;
 	int r;
 
@@ -230,7 +250,18 @@ static int idle_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 		return r;
 	if (idle < 0 || idle > 1 || fc->dir == fc->ctx->tree.base)
 		return -EINVAL;
-	return knob_set(fc, "cpu", "cpu.idle", idle ? "1" : "0", idle ? "1\n" : "0\n");
+	if (!!idle == group_is_idle(fc))
+		return 0;
+	stored = cgx_value_named(fc->ctx, fc->dir, fc->hier, "cpu.shares");
+	if (stored && !(old_shares = strdup(stored)))
+		return -ENOMEM;
+	if ((r = cgx_value_set_named(fc->ctx, fc->dir, fc->hier, "cpu.shares",
+				     idle ? "3\n" : "1024\n")) < 0)
+		return r;
+	if ((r = knob_set(fc, "cpu", "cpu.idle", idle ? "1" : "0", idle ? "1\n" : "0\n")) < 0)
+		cgx_value_set_named(fc->ctx, fc->dir, fc->hier, "cpu.shares",
+				    old_shares ? old_shares : "1024\n");
+	return r;
 }
 
 static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)

@@ -23,6 +23,18 @@ echo 100000 > cpu,cpuacct/p/cpu.cfs_period_us
 echo "## burst and idle"
 for v in 1000 -1; do w p/cpu.cfs_burst_us "$v"; done
 for v in 1 0 2 -1; do w p/cpu.idle "$v"; done
+echo "## an idle group's shares are fixed at the least weight, and reset on leaving idle"
+w p/cpu.shares 700
+w p/cpu.idle 1
+echo "idle shares: $(cat cpu,cpuacct/p/cpu.shares)"
+w p/cpu.shares 800
+w p/cpu.idle 1
+echo "still idle shares: $(cat cpu,cpuacct/p/cpu.shares)"
+w p/cpu.idle 0
+echo "thawed shares: $(cat cpu,cpuacct/p/cpu.shares)"
+w p/cpu.shares 700
+w p/cpu.idle 0
+echo "not idle again shares: $(cat cpu,cpuacct/p/cpu.shares)"
 echo "## a child gets no more bandwidth than its parent"
 w p/cpu.cfs_quota_us 50000
 w p/c/cpu.cfs_quota_us 60000
