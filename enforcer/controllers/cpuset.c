@@ -20,6 +20,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* MAX_NUMNODES of Debian's kernels (NODES_SHIFT 10): nodelist_parse()'s bound. */
@@ -425,10 +426,38 @@ static int global_flag_write(const struct v1_file_ctx *fc, char *buf, size_t len
 }
 
 /*
- * update_relax_domain_level(): -1 (the system default) up to the levels of
- * this machine's scheduler domains; Debian's x86 kernels build at most SMT,
- * cluster, MC, PKG and NUMA levels, so 0..5 stands in for the bound.
+ * sched_domain_level_max: build_sched_domains() stacks every topology level
+ * over every CPU, whether or not a level adds CPUs to the one below, and
+ * numbers them from 0. Debian's kernels list SMT, CLS (cluster) and MC,
+ * then DIE; a NUMA kernel (sysfs has nodes) appends sched_init_numa()'s
+ * NODE level and one more per larger node distance. So a 6.1 guest of two
+ * cores on one node stacks 5 levels, and takes relax levels 0-3.
  */
+static unsigned int sched_domain_level_max(void)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	unsigned long distances[64];
+	unsigned int levels = 4, nr = 0;
+	char *p, *end;
+
+	if (read_file_at(AT_FDCWD, "/sys/devices/system/node/node0/distance", &text) < 0)
+		return levels - 1;
+	/* One distance per online node: NODE is the smallest, NUMA each larger one. */
+	for (p = text.buf; nr < ARRAY_SIZE(distances); p = end) {
+		unsigned long d = strtoul(p, &end, 10);
+		bool seen = false;
+
+		if (end == p)
+			break;
+		for (unsigned int i = 0; i < nr; i++)
+			seen |= distances[i] == d;
+		if (!seen)
+			distances[nr++] = d;
+	}
+	return levels + (nr ? nr : 1) - 1;
+}
+
+/* update_relax_domain_level(): -1 (the system default) or a level below sched_domain_level_max. */
 static int relax_domain_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	char text[32];
@@ -438,7 +467,7 @@ static int relax_domain_write(const struct v1_file_ctx *fc, char *buf, size_t le
 	(void)len;
 	if ((r = kstrtoll(buf, 0, &level)) < 0)
 		return r;
-	if (level < -1 || level > 5)
+	if (level < -1 || level >= (long long)sched_domain_level_max())
 		return -EINVAL;
 	snprintf(text, sizeof(text), "%lld\n", level);
 	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text);

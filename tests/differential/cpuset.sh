@@ -37,7 +37,8 @@ echo "## flags"
 for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab sched_load_balance; do
   for v in 1 0 7 -1 x; do echo "$f '$v': $(try bash -c "echo '$v' > cpuset/a/cpuset.$f") -> $(cat cpuset/a/cpuset.$f)"; done
 done
-for v in -1 0 1 -2 x; do w "$v" a/cpuset.sched_relax_domain_level; done
+# The bound comes from the CPU topology (sched_domain_level_max).
+for v in -1 0 1 2 3 4 5 6 -2 x; do w "$v" a/cpuset.sched_relax_domain_level; done
 w 1 cpuset.memory_pressure_enabled
 w 0 cpuset.memory_pressure_enabled
 echo "b exclusive under non-exclusive a: $(try bash -c "echo 1 > cpuset/a/b/cpuset.cpu_exclusive")"
