@@ -558,6 +558,11 @@ int aggregate_rebalance_for(struct cgx_ctx *ctx, const struct v2_dir *arriving)
 	return r;
 }
 
+bool cgx_aggregate_enforcing(const struct cgx_ctx *ctx)
+{
+	return ctx->aggregates.enforcing;
+}
+
 bool aggregate_is_limit_file(const char *v2_file)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++)

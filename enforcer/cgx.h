@@ -153,6 +153,11 @@ int cgx_reconcile(struct cgx_ctx *ctx, bool thorough);
 /* Aggregate limits over divergent folds (aggregate.c). */
 /* Splits each limit whose group's processes lie outside its directory; restores exact ones. */
 int cgx_aggregate_rebalance(struct cgx_ctx *ctx);
+/*
+ * True while some limit is split: a leaf that empties then gives its part
+ * back at once, so the watcher watches the leaves' cgroup.events.
+ */
+bool cgx_aggregate_enforcing(const struct cgx_ctx *ctx);
 /* The rebalance a request asked for (ctx->rebalance_wanted), if it did. */
 int cgx_aggregate_settle(struct cgx_ctx *ctx);
 /*
@@ -162,11 +167,11 @@ int cgx_aggregate_settle(struct cgx_ctx *ctx);
 int cgx_limits_report(struct cgx_ctx *ctx, struct strbuf *out);
 
 /* notify_on_release (release.c). */
-/* True when some hierarchy has a release agent: only then is cgroup.events watched. */
+/* True when some hierarchy has a release agent: cgroup.events is watched then too. */
 bool cgx_release_wanted(struct cgx_ctx *ctx);
 /* Runs the agent of every notify_on_release group that emptied since the last check. */
 void cgx_release_check(struct cgx_ctx *ctx);
-/* Watches (IN_MODIFY) the cgroup.events of every leaf with @inotify_fd. */
+/* Watches (IN_MODIFY) the cgroup.events of every leaf with @inotify_fd: it empties or fills. */
 int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd);
 
 /* cgroup.event_control listeners (memevent.c). */

@@ -70,7 +70,7 @@ static void *watch_loop(void *arg)
 	struct watcher *watcher = arg;
 	_cleanup_free_ struct pollfd *fds = NULL;
 	long long last_rescan = monotonic_ms();
-	bool ticking = false;
+	bool ticking = false, releasing;
 	size_t nr = 0;
 	unsigned int wakeups = 0;
 
@@ -119,11 +119,18 @@ static void *watch_loop(void *arg)
 		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
 			cgx_log_errno(r, "cannot rebalance the split limits");
 		cgx_deprecation_tick(watcher->ctx);
-		if (cgx_release_wanted(watcher->ctx)) {
-			if ((r = cgx_release_watch(watcher->ctx, watcher->inotify_fd)) < 0)
-				cgx_log_errno(r, "cannot watch cgroup.events");
+		/*
+		 * A leaf that empties wakes the loop at once: a release agent
+		 * runs, and a split limit gives back the part an exited
+		 * process held (the group's directory keeps no share of a
+		 * pids.max it no longer needs until the next interval).
+		 */
+		releasing = cgx_release_wanted(watcher->ctx);
+		if ((releasing || cgx_aggregate_enforcing(watcher->ctx)) &&
+		    (r = cgx_release_watch(watcher->ctx, watcher->inotify_fd)) < 0)
+			cgx_log_errno(r, "cannot watch cgroup.events");
+		if (releasing)
 			cgx_release_check(watcher->ctx);
-		}
 		ticking = cgx_memevent_ticking(watcher->ctx);
 		pollfds_refresh(watcher, &fds, &nr);
 		cgx_unlock(watcher->ctx);
