@@ -308,13 +308,21 @@ def _low(g):
     return {"0", "max"} if soft >= MAX_BYTES else str(soft)
 
 
+def _weight(g):
+    # An idle group's weight is the kernel's least (WEIGHT_IDLEPRIO, 3 of
+    # 1024), which cpu.weight rounds to 0: cgroup2 sets it, not the shares.
+    if g.get("cpu.idle") == "1":
+        return "0"
+    return shares_to_weight(int(g["cpu.shares"]))
+
+
 LIMITS = [
     ("memory", "memory.max", "max", True, lambda g: bytes_v2(g["memory.limit_in_bytes"])),
     ("memory", "memory.swap.max", "max", False, _swap_max),
     ("memory", "memory.low", {"0", "max"}, False, _low),
     ("pids", "pids.max", "max", True, lambda g: g["pids.max"]),
     ("cpu", "cpu.max", "max 100000", True, _cpu_max),
-    ("cpu", "cpu.weight", "100", False, lambda g: shares_to_weight(int(g["cpu.shares"]))),
+    ("cpu", "cpu.weight", "100", False, _weight),
     ("cpu", "cpu.max.burst", "0", False, lambda g: g["cpu.cfs_burst_us"]),
     ("cpu", "cpu.idle", "0", False, lambda g: g["cpu.idle"]),
     ("hugetlb", "hugetlb.2MB.max", "max", False,

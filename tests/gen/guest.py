@@ -144,10 +144,13 @@ class V1:
                 except OSError:
                     continue
                 boot = self.boot_roots.get((controller, name), (None, now))[1]
-                if now == boot:
-                    continue
                 if name == "devices.list":
-                    name, lines = "devices.allow", ["a"]  # the boot root allows everything
+                    # A root that allows by default lists "a *:* rwm" whatever
+                    # it denies (devcgroup_seq_show()): the list cannot tell,
+                    # so the boot's allow-all is written back every time.
+                    name, lines = "devices.allow", ["a"]
+                elif now == boot:
+                    continue
                 elif name.startswith("blkio.throttle."):
                     lines = [line.split()[0] + " 0" for line in now.splitlines()]
                 else:
@@ -288,7 +291,7 @@ class V1:
         self.restore_roots()
         self.reset_root_flags()
         # What a program can leave at a root and is not put back (a devices
-        # root that denies): only a fresh guest is clean.
+        # root that denies by default): only a fresh guest is clean.
         for target in self.mounts():
             try:
                 with open(os.path.join(target, "devices.list")) as f:
