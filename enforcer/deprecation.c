@@ -8,6 +8,7 @@
 #include "deprecation_text.h"
 #include "deprecation.h"
 #include "proc_identity.h"
+#include "unit_name.h"
 
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -186,7 +187,8 @@ static void put_uid(struct json_object *obj, uid_t uid, uid_t account)
  */
 static struct json_object *summary_line(unsigned int kind, unsigned long long folded,
 					const char *first, const char *last, uid_t uid,
-					uid_t account, const char *comm, const char *program)
+					uid_t account, const char *comm, const char *program,
+					const char *unit)
 {
 	struct json_object *obj = json_object_new_object();
 	char time[DEPRECATION_TIME_MAX];
@@ -203,6 +205,8 @@ static struct json_object *summary_line(unsigned int kind, unsigned long long fo
 	put_uid(obj, uid, account);
 	json_object_object_add(obj, "comm", json_object_new_string(comm));
 	json_object_object_add(obj, "program", json_object_new_string(program));
+	if (unit[0])
+		json_object_object_add(obj, "unit", json_object_new_string(unit));
 	return obj;
 }
 
@@ -210,7 +214,7 @@ static struct json_object *summary_line(unsigned int kind, unsigned long long fo
 static struct json_object *summary_object(const struct deprecation_rate *slot)
 {
 	return summary_line(slot->key.kind, slot->folded, slot->first_folded, slot->last_folded,
-			    slot->first_uid, slot->key.uid, slot->comm, slot->program);
+			    slot->first_uid, slot->key.uid, slot->comm, slot->program, slot->unit);
 }
 
 /* The line that gives the count of what @budget folded of @kind, programs together ("*"). */
@@ -218,7 +222,7 @@ static struct json_object *uid_summary_object(const struct deprecation_uid_budge
 					      unsigned int kind)
 {
 	return summary_line(kind, budget->overflow[kind], budget->first_overflow,
-			    budget->last_overflow, budget->first_uid, budget->uid, "*", "*");
+			    budget->last_overflow, budget->first_uid, budget->uid, "*", "*", "");
 }
 
 /* What a uid's budget folded: one line per kind, outside the budget (they are few and short). */
@@ -463,10 +467,38 @@ static struct json_object *cmdline_array(const struct proc_identity *who, bool *
 	return argv;
 }
 
+/*
+ * The systemd unit a record concerns: the one its group's path names (a
+ * service manager making /system.slice/svc.service, or a script writing
+ * to it), else the one of a group the moved process joined, else the one
+ * the caller runs in, by its cgroup2 path. "" when none names a unit.
+ */
+static void record_unit(const struct cgx_ctx *ctx, const struct deprecation_event *event,
+			pid_t caller, char *unit, size_t size)
+{
+	char path[PATH_MAX];
+
+	if (event->hier >= 0 && event->group) {
+		group_path(event->group, path, sizeof(path));
+		if (unit_name_of_path(path, unit, size))
+			return;
+	}
+	for (unsigned int h = 0; event->tuple && h < ctx->hiers.nr; h++) {
+		if (event->tuple->coord[h] == ctx->tree.base)
+			continue;
+		group_path(event->tuple->coord[h], path, sizeof(path));
+		if (unit_name_of_path(path, unit, size))
+			return;
+	}
+	if (proc_cgroup2_path(caller, path, sizeof(path)) < 0 ||
+	    !unit_name_of_path(path, unit, size))
+		unit[0] = '\0';
+}
+
 static struct json_object *event_object(const struct cgx_ctx *ctx,
 					const struct deprecation_event *event,
 					const struct proc_identity *who, const char *program,
-					const char *time)
+					const char *unit, const char *time)
 {
 	struct json_object *obj = json_object_new_object(), *cuts = json_object_new_array(), *argv;
 	char buf[PATH_MAX];
@@ -518,6 +550,8 @@ static struct json_object *event_object(const struct cgx_ctx *ctx,
 	if (who->script[0])
 		put_text(obj, "script", who->script, DEPRECATION_PROGRAM_MAX, cuts);
 	json_object_object_add(obj, "program", json_object_new_string(program));
+	if (unit[0])
+		json_object_object_add(obj, "unit", json_object_new_string(unit));
 	if (json_object_array_length(cuts))
 		json_object_object_add(obj, "truncated", cuts);
 	else
@@ -526,7 +560,8 @@ static struct json_object *event_object(const struct cgx_ctx *ctx,
 }
 
 static void say(struct deprecation_log *log, const struct deprecation_event *event,
-		const struct proc_identity *who, const char *program, long long now_ms)
+		const struct proc_identity *who, const char *program, const char *unit,
+		long long now_ms)
 {
 	char printable[256], detail[512];
 
@@ -537,9 +572,9 @@ static void say(struct deprecation_log *log, const struct deprecation_event *eve
 	}
 	log_text_printable(printable, sizeof(printable), program);
 	log_text_printable(detail, sizeof(detail), event->detail ? event->detail : "");
-	cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s (pid %d, uid %u)%s%s",
-		deprecation_kind_name(event->kind), printable, (int)who->pid,
-		(unsigned int)who->uid, detail[0] ? ": " : "", detail);
+	cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s%s%s (pid %d, uid %u)%s%s",
+		deprecation_kind_name(event->kind), printable, unit[0] ? " for " : "", unit,
+		(int)who->pid, (unsigned int)who->uid, detail[0] ? ": " : "", detail);
 }
 
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event)
@@ -547,7 +582,7 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 	struct deprecation_log *log = &ctx->deprecations;
 	_cleanup_proc_identity_ struct proc_identity who = {0};
 	char program[DEPRECATION_PROGRAM_MAX], comm[DEPRECATION_COMM_MAX];
-	char time[DEPRECATION_TIME_MAX];
+	char time[DEPRECATION_TIME_MAX], unit[DEPRECATION_UNIT_MAX];
 	struct deprecation_rate_key key;
 	struct deprecation_rate *slot;
 	const char *raw_program;
@@ -566,8 +601,14 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 	raw_program = proc_identity_program(&who);
 	log_text_copy(program, sizeof(program), raw_program, strlen(raw_program), SIZE_MAX, &cut);
 	log_text_copy(comm, sizeof(comm), who.comm, strlen(who.comm), SIZE_MAX, &cut);
-	/* Charged to the account: the uids of one user's namespace share its windows. */
-	key = (struct deprecation_rate_key){who.account.uid, event->kind, fnv1a(raw_program)};
+	record_unit(ctx, event, tgid, unit, sizeof(unit));
+	/*
+	 * Charged to the account: the uids of one user's namespace share its
+	 * windows. Each unit has its own: a service manager making groups for
+	 * every unit at boot names them all (the account's budget bounds them).
+	 */
+	key = (struct deprecation_rate_key){who.account.uid, event->kind,
+					    fnv1a(raw_program) * 31 + fnv1a(unit)};
 	now_ms = monotonic_ms();
 	rfc3339_now(time, sizeof(time));
 
@@ -577,17 +618,18 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 		rate_flush(log, slot, now_ms);
 		deprecation_rate_start(slot, &key, now_ms, program, comm);
 		slot->first_uid = who.uid;
+		snprintf(slot->unit, sizeof(slot->unit), "%s", unit);
 	}
 	may = deprecation_rate_take(slot, now_ms, time);
 	if (may & DEPRECATION_RATE_WRITE) {
 		uid_write(log, who.account.uid, who.uid, event->kind,
-			  event_object(ctx, event, &who, program, time), 1, false, now_ms);
+			  event_object(ctx, event, &who, program, unit, time), 1, false, now_ms);
 	} else {
 		log->folded++;
 		log->pending++;
 	}
 	if (may & DEPRECATION_RATE_SYSLOG)
-		say(log, event, &who, program, now_ms);
+		say(log, event, &who, program, unit, now_ms);
 	else
 		log->syslog_suppressed++;
 }

@@ -4,7 +4,7 @@
  * warnings. The "uid" of a key or a budget is the account a record is
  * charged to (proc_account.h): the real uid in the initial user namespace,
  * else the owner of the caller's namespace, so that a user who maps 65536
- * uids of its own is still one user. Each (uid, program, kind) has a window of
+ * uids of its own is still one user. Each (uid, program, unit, kind) has a window of
  * DEPRECATION_RATE_WINDOW_MS: the first DEPRECATION_LOG_BURST records of
  * the window are written in full, the first DEPRECATION_SYSLOG_BURST of
  * those also go to syslog, and the rest are folded into a count that one
@@ -34,11 +34,12 @@
 #define DEPRECATION_PROGRAM_MAX 1024
 #define DEPRECATION_COMM_MAX	64
 #define DEPRECATION_TIME_MAX	32
+#define DEPRECATION_UNIT_MAX	256 /* UNIT_NAME_MAX */
 
 struct deprecation_rate_key {
 	uid_t uid;
 	unsigned int kind;
-	uint64_t program_hash; /* of the whole name, before it is cut for the log */
+	uint64_t program_hash; /* of the whole name and unit, before they are cut for the log */
 };
 
 struct deprecation_rate {
@@ -53,6 +54,7 @@ struct deprecation_rate {
 	char first_folded[DEPRECATION_TIME_MAX], last_folded[DEPRECATION_TIME_MAX];
 	char program[DEPRECATION_PROGRAM_MAX];
 	char comm[DEPRECATION_COMM_MAX];
+	char unit[DEPRECATION_UNIT_MAX]; /* "" when the records name none */
 };
 
 /*

@@ -15,6 +15,8 @@ setup() {
 teardown() {
 	common_teardown
 	rm -rf "$SCRIPTS"
+	# A cgroup2 group a test made for a caller to run in, as a unit would.
+	[ -z "${UNIT_CG:-}" ] || rmdir "$UNIT_CG" 2>/dev/null || true
 }
 
 daemon_pid() {
@@ -114,6 +116,31 @@ records() {
 	[ "$(counter named-hierarchy)" = 2 ]
 	[ "$(records named-hierarchy | jq -r '.hierarchy + " " + .group + " " + .comm' | sort | tr '\n' ';')" = \
 		"name=systemd /jobs bash;name=systemd /jobs mkdir;" ]
+}
+
+@test "a record names the systemd unit it concerns: its group's, else the caller's" {
+	# A service manager in legacy mode makes a group per unit in name=systemd.
+	mkdir "$MNT/systemd/system.slice" "$MNT/systemd/system.slice/svc.service"
+	spawn_sleeper
+	echo "$pid" >"$MNT/systemd/system.slice/svc.service/tasks"
+	[ "$(records named-hierarchy | jq -r '.group + " " + (.file // "mkdir") + " " + .unit' | tr '\n' ';')" = \
+		"/system.slice mkdir system.slice;/system.slice/svc.service mkdir svc.service;/system.slice/svc.service tasks svc.service;" ]
+	# A group that names no unit: the caller's own, from its cgroup2 path.
+	mkdir "$MNT/net_cls,net_prio/plain"
+	UNIT_CG=$CG2/cgx-test-$$-caller.scope
+	mkdir "$UNIT_CG"
+	bash -c 'echo $$ >"$1/cgroup.procs" && echo 7 >"$2"' _ "$UNIT_CG" \
+		"$MNT/net_cls,net_prio/plain/net_cls.classid"
+	[ "$(records no-v2-equivalent | jq -r .unit)" = "cgx-test-$$-caller.scope" ]
+	# Neither: no field.
+	echo 8 >"$MNT/net_cls,net_prio/plain/net_cls.classid"
+	[ "$(records no-v2-equivalent | jq -r 'select(.value == "8") | has("unit")')" = false ]
+	# Each unit has its own rate window: 25 writes to each of two services' groups.
+	mkdir -p "$MNT/net_cls,net_prio/a.service" "$MNT/net_cls,net_prio/b.service"
+	bash -c 'for ((i = 0; i < 25; i++)); do echo 1 >"$1"; echo 1 >"$2"; done' _ \
+		"$MNT/net_cls,net_prio/a.service/net_cls.classid" "$MNT/net_cls,net_prio/b.service/net_cls.classid"
+	[ "$(records no-v2-equivalent | jq -r '.unit // empty' | sort | uniq -c | awk '{print $1 ":" $2}' | tr '\n' ' ')" = \
+		"20:a.service 20:b.service 1:cgx-test-$$-caller.scope " ]
 }
 
 @test "cgx.deprecations and cgx.limits are read-only, unlisted files at the mount root" {

@@ -4,6 +4,7 @@
 #define CGX_CHECK_H
 
 #include <stdio.h>
+#include <string.h>
 
 static int check_failures;
 static int check_count;
@@ -25,6 +26,17 @@ static int check_count;
 			check_failures++;                                                          \
 			fprintf(stderr, "%s:%d: FAILED: %s == %lld, expected %lld\n", __FILE__,    \
 				__LINE__, #actual, a__, e__);                                      \
+		}                                                                                  \
+	} while (0)
+
+#define CHECK_EQ_STR(actual, expected)                                                             \
+	do {                                                                                       \
+		const char *a__ = (actual), *e__ = (expected);                                     \
+		check_count++;                                                                     \
+		if (!a__ || strcmp(a__, e__)) {                                                    \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: FAILED: %s is \"%s\", expected \"%s\"\n",          \
+				__FILE__, __LINE__, #actual, a__ ? a__ : "(null)", e__);           \
 		}                                                                                  \
 	} while (0)
 
