@@ -47,6 +47,7 @@ static void log_use_free(void *p)
 	if (!use)
 		return;
 	free(use->program);
+	free(use->unit);
 	free(use->comm);
 	free(use->first_time);
 	free(use->last_time);
@@ -102,13 +103,13 @@ static int replace_string(char **slot, const char *text)
 }
 
 static int find_use(struct log_summary *log, enum log_kind kind, const char *program,
-		    const char *comm, struct log_use **out)
+		    const char *unit, const char *comm, struct log_use **out)
 {
 	_cleanup_strbuf_ struct strbuf key = STRBUF_INIT;
 	struct log_use *use;
 	int r;
 
-	if ((r = strbuf_addf(&key, "%d\t%s", kind, program)) < 0)
+	if ((r = strbuf_addf(&key, "%d\t%s\t%s", kind, unit, program)) < 0)
 		return r;
 	if ((use = strmap_get(&log->use_by_key, key.buf))) {
 		*out = use;
@@ -126,7 +127,8 @@ static int find_use(struct log_summary *log, enum log_kind kind, const char *pro
 	if (!(use = calloc(1, sizeof(*use))))
 		return -ENOMEM;
 	use->kind = kind;
-	if (!(use->program = strdup(program)) || !(use->comm = strdup(comm)) ||
+	if (!(use->program = strdup(program)) || !(use->unit = strdup(unit)) ||
+	    !(use->comm = strdup(comm)) ||
 	    (r = strmap_put(&log->use_by_key, key.buf, use)) < 0) {
 		log_use_free(use);
 		return -ENOMEM;
@@ -218,6 +220,7 @@ static int count_record(struct log_summary *log, struct json_object *record, con
 	const char *exe = json_field_string(record, "exe");
 	const char *comm = json_field_string(record, "comm");
 	const char *program = json_field_string(record, "program");
+	const char *unit = json_field_string(record, "unit");
 	const char *first_time = json_field_string(record, "first_time");
 	const char *last_time = json_field_string(record, "last_time");
 	enum log_kind kind = kind_of(kind_name);
@@ -236,7 +239,7 @@ static int count_record(struct log_summary *log, struct json_object *record, con
 	log->records++;
 	add_saturating(&log->folded, folded);
 	add_saturating(&log->by_kind[kind], records);
-	if ((r = find_use(log, kind, program, comm, &use)) < 0)
+	if ((r = find_use(log, kind, program, unit ? unit : "", comm, &use)) < 0)
 		return r;
 	add_saturating(&use->count, records);
 	/* A summary spans the times of the records it folded. */

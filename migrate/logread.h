@@ -37,9 +37,10 @@ extern const char *const log_kind_names[LOG_NR_KINDS];
 #define LOG_USE_EXAMPLES    8
 #define LOG_USE_HIERARCHIES 16
 
-/* The records of one program of one kind. */
+/* The records of one program of one kind, for one unit. */
 struct log_use {
 	char *program; /* the script it ran, else its executable, else its comm */
+	char *unit;    /* the systemd unit the records concern, "" when they name none */
 	char *comm;
 	enum log_kind kind;
 	unsigned long count; /* records, folded ones included */

@@ -357,6 +357,10 @@ static void log_section(FILE *out, const struct log_summary *log)
 
 		fputs("<tr><td>", out);
 		escaped(out, use->program);
+		if (use->unit[0]) {
+			fputs(" for ", out);
+			escaped(out, use->unit);
+		}
 		fprintf(out, "</td><td>%s</td><td>%lu</td><td>", log_kind_names[use->kind],
 			use->count);
 		for (unsigned int j = 0; j < use->nr_hierarchies; j++) {

@@ -253,6 +253,8 @@ static struct json_object *log_json(struct builder *b, const struct log_summary 
 		if (!entry)
 			break;
 		put_string(b, entry, "program", use->program);
+		if (use->unit[0])
+			put_string(b, entry, "unit", use->unit);
 		put_string(b, entry, "comm", use->comm);
 		put_string(b, entry, "kind", log_kind_names[use->kind]);
 		put_int(b, entry, "count", (int64_t)use->count);

@@ -245,6 +245,10 @@ static void print_log(FILE *out, const struct log_summary *log)
 
 		fputs("| ", out);
 		cell(out, use->program);
+		if (use->unit[0]) {
+			fputs(" for ", out);
+			cell(out, use->unit);
+		}
 		fprintf(out, " | %s | %lu | ", log_kind_names[use->kind], use->count);
 		for (unsigned int j = 0; j < use->nr_hierarchies; j++) {
 			fputs(j ? ", " : "", out);

@@ -253,6 +253,10 @@ static void print_log(FILE *out, const struct style *st, const struct log_summar
 			use->kind == LOG_MULTI_HIERARCHY || use->kind == LOG_NO_V2 ? st->warn : "",
 			log_kind_names[use->kind], st->off);
 		out_put_safe(out, use->program);
+		if (use->unit[0]) {
+			fputs(" for ", out);
+			out_put_safe(out, use->unit);
+		}
 		for (unsigned int e = 0; e < use->nr_examples && e < 2; e++) {
 			fputs(e ? "; " : "  e.g. ", out);
 			out_put_safe(out, use->examples[e]);

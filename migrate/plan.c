@@ -8,6 +8,7 @@
 #include "plan.h"
 
 #include "out_common.h"
+#include "unit_name.h"
 #include "util.h"
 
 #include <string.h>
@@ -269,9 +270,32 @@ static int render_shell(FILE *out, struct plan *plan, const char *root)
 	return 0;
 }
 
-/* systemd's unit name escaping (systemd-escape): '/' separates, the rest is \xNN. */
+/*
+ * The unit a group was made for, by its last component: a legacy-mode
+ * systemd (as in a container's v1 view: /ct/system.slice/svc.service)
+ * names each unit's group after it. That unit on a unified systemd takes
+ * the property in a drop-in of its own.
+ */
+static bool own_unit(const char *path, char *unit, size_t size)
+{
+	const char *last = strrchr(path, '/');
+
+	return last && unit_name_of_path(last, unit, size) && !strcmp(unit, last + 1);
+}
+
+/*
+ * The unit whose drop-in takes @path's settings: its own unit, else a
+ * slice named for the path, escaped as systemd-escape does ('/'
+ * separates, the rest is \xNN).
+ */
 static void slice_name(FILE *out, const char *path)
 {
+	char unit[UNIT_NAME_SIZE];
+
+	if (own_unit(path, unit, sizeof(unit))) {
+		fputs(unit, out);
+		return;
+	}
 	for (const char *c = path + 1; *c; c++) {
 		bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 			     (*c >= '0' && *c <= '9') || *c == ':' || *c == '_' ||
@@ -285,6 +309,14 @@ static void slice_name(FILE *out, const char *path)
 			fprintf(out, "\\x%02x", (unsigned char)*c);
 	}
 	fputs(".slice", out);
+}
+
+/* The drop-in section of the unit slice_name() names for @path. */
+static const char *unit_section(const char *path)
+{
+	char unit[UNIT_NAME_SIZE];
+
+	return own_unit(path, unit, sizeof(unit)) ? unit_name_section(unit) : "Slice";
 }
 
 /* The slice property of one v2 line, or a comment when systemd has none. */
@@ -433,7 +465,8 @@ static int render_systemd(FILE *out, struct plan *plan)
 			slice_name(out, path);
 			fputs(".d'\ncat > \"$dir\"/'", out);
 			slice_name(out, path);
-			fputs(".d/50-cgx-migrate.conf' <<'CGX_EOF'\n[Slice]\n", out);
+			fprintf(out, ".d/50-cgx-migrate.conf' <<'CGX_EOF'\n[%s]\n",
+				unit_section(path));
 		}
 		const struct mig_group *group = &report->hier[placed[i].h].groups[placed[i].g];
 

@@ -366,6 +366,41 @@ PY
 	grep -qF 'students-\x40net_cls\x3dbrowsers.slice' "$WORK/plan.sh"
 }
 
+@test "a legacy systemd's groups: each unit keeps its name, in the plan and in the log's uses" {
+	# What a container's systemd in legacy mode leaves in its v1 view: one
+	# group per unit, under the container's own group.
+	local root=$WORK/cgroup unit=ct/system.slice/svc.service
+	mkdir -p "$root/memory/$unit" "$root/pids/$unit" "$root/cpu,cpuacct/$unit" \
+		"$root/systemd/$unit" "$root/systemd/ct/init.scope"
+	for h in memory pids cpu,cpuacct systemd; do : >"$root/$h/tasks"; done
+	echo 67108864 >"$root/memory/$unit/memory.limit_in_bytes"
+	echo 40 >"$root/pids/$unit/pids.max"
+	echo 512 >"$root/cpu,cpuacct/$unit/cpu.shares"
+	echo 1024 >"$root/cpu,cpuacct/cpu.shares"
+	"$MIGRATE" plan --scan "$root" --systemd -o "$WORK/plan.sh"
+	sh -n "$WORK/plan.sh"
+	mkdir "$WORK/units"
+	CGX_UNIT_DIR=$WORK/units sh "$WORK/plan.sh"
+	local conf=$WORK/units/svc.service.d/50-cgx-migrate.conf
+	[ "$(sed -n 1p "$conf")" = "[Service]" ]
+	grep -qx 'MemoryMax=67108864' "$conf"
+	grep -qx 'TasksMax=40' "$conf"
+	grep -qx 'CPUWeight=59' "$conf"
+	# No drop-in for a slice named after the path.
+	[ -z "$(ls "$WORK/units" | grep -v '^svc\.service\.d$')" ]
+	# A log of that systemd: its records per unit.
+	local rec='{"v":2,"time":"2026-12-05T10:00:00.000Z","kind":"named-hierarchy","hierarchy":"name=systemd","pid":7,"ppid":1,"uid":0,"comm":"systemd","exe":"/usr/lib/systemd/systemd","cmdline":["/lib/systemd/systemd"],"program":"/usr/lib/systemd/systemd"'
+	{
+		echo "$rec"',"group":"/ct/system.slice/svc.service","unit":"svc.service"}'
+		echo "$rec"',"group":"/ct/system.slice/svc.service","file":"tasks","unit":"svc.service"}'
+		echo "$rec"',"group":"/ct/init.scope","unit":"init.scope"}'
+	} >"$WORK/log.jsonl"
+	"$MIGRATE" report --log "$WORK/log.jsonl" --format json >"$WORK/r.json"
+	[ "$(jq -r '.log.uses[] | "\(.unit) \(.count)"' "$WORK/r.json" | tr '\n' ';')" = "svc.service 2;init.scope 1;" ]
+	run "$MIGRATE" report --log "$WORK/log.jsonl"
+	[[ "$output" == *"named-hierarchy "*" /usr/lib/systemd/systemd for svc.service  e.g."* ]]
+}
+
 @test "merge combines host reports into a fleet report" {
 	make_university
 	"$MIGRATE" report --scan "$UNIVERSITY" --format json -o "$WORK/a.json"
