@@ -128,8 +128,7 @@ static int find_use(struct log_summary *log, enum log_kind kind, const char *pro
 		return -ENOMEM;
 	use->kind = kind;
 	if (!(use->program = strdup(program)) || !(use->unit = strdup(unit)) ||
-	    !(use->comm = strdup(comm)) ||
-	    (r = strmap_put(&log->use_by_key, key.buf, use)) < 0) {
+	    !(use->comm = strdup(comm)) || (r = strmap_put(&log->use_by_key, key.buf, use)) < 0) {
 		log_use_free(use);
 		return -ENOMEM;
 	}
