@@ -64,6 +64,11 @@ def poll(condition, timeout, interval=0.05):
     return True
 
 
+def write_text(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def errno_of(fn, *args):
     """None when fn(*args) succeeds, else its errno."""
     try:
@@ -156,8 +161,16 @@ class V1:
                 else:
                     lines = boot.splitlines() or [""]
                 for line in lines:
-                    with open(os.path.join(target, name), "w") as f:
-                        f.write(line)
+                    path = os.path.join(target, name)
+                    # devices.allow: EINVAL while a child removed just now
+                    # is still online (css_has_online_children()); its css
+                    # goes offline from a work item.
+                    deadline = time.monotonic() + 10
+                    while (err := errno_of(write_text, path, line)) == errno.EINVAL \
+                            and name == "devices.allow" and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    if err is not None:
+                        raise OSError(err, f"{path}: {os.strerror(err)}")
 
     def restore_roots(self):
         """The roots mounted now, for the first time in this program, put
