@@ -664,33 +664,48 @@ static bool divergence_first_seen(struct deprecation_seen *seen, const char *key
 	return true;
 }
 
-/* A group another hierarchy in use has no group for: the trees differ in shape there. */
+/*
+ * A group other hierarchies in use have no group for: the trees differ in
+ * shape there. One record names them all: a legacy-mode systemd makes
+ * each unit's group in name=systemd and in few controllers, and a record
+ * per other hierarchy (a dozen per unit) spent the account's log budget
+ * before the boot was half done.
+ */
 static void check_divergent_tree(struct cgx_ctx *ctx, const struct cgx_caller *caller,
 				 unsigned int hier, struct v2_dir *group)
 {
-	char path[PATH_MAX], key[PATH_MAX + 16], detail[PATH_MAX + 1024];
+	char path[PATH_MAX], key[PATH_MAX + 16], others[1024] = "", detail[PATH_MAX + 1536];
+	size_t len = 0;
 
 	group_path(group, path, sizeof(path));
 	for (unsigned int other = 0; other < ctx->hiers.nr; other++) {
 		if (other == hier || !hier_in_use(ctx, other) ||
 		    fold_lookup_group(&ctx->tree, other, path))
 			continue;
-		snprintf(key, sizeof(key), "%u:%u:%s", hier, other, path);
-		if (!divergence_first_seen(&ctx->deprecations.divergent_seen, key))
-			continue;
-		snprintf(detail, sizeof(detail),
-			 "%s has a group %s that %s has not: cgroup2 has one tree; give every "
-			 "controller the same groups",
-			 ctx->hiers.hier[hier].proc_name, path, ctx->hiers.hier[other].proc_name);
-		deprecation_record(ctx, &(struct deprecation_event){
-						.kind = DEPRECATION_DIVERGENT_TREE,
-						.caller = caller,
-						.hier = (int)hier,
-						.group = group,
-						.v2_dir = group,
-						.detail = detail,
-					});
+		/* Cut at the end: a detail is bounded, and a dozen names fit. */
+		len += snprintf(others + len, sizeof(others) - len, "%s%s", len ? ", " : "",
+				ctx->hiers.hier[other].proc_name);
+		if (len >= sizeof(others))
+			len = sizeof(others) - 1;
 	}
+	if (!len)
+		return;
+	snprintf(key, sizeof(key), "%u:%s", hier, path);
+	if (!divergence_first_seen(&ctx->deprecations.divergent_seen, key))
+		return;
+	snprintf(detail, sizeof(detail),
+		 "%s has a group %s that %s %s not: cgroup2 has one tree; give every "
+		 "controller the same groups",
+		 ctx->hiers.hier[hier].proc_name, path, others,
+		 strchr(others, ',') ? "have" : "has");
+	deprecation_record(ctx, &(struct deprecation_event){
+					.kind = DEPRECATION_DIVERGENT_TREE,
+					.caller = caller,
+					.hier = (int)hier,
+					.group = group,
+					.v2_dir = group,
+					.detail = detail,
+				});
 }
 
 static bool tuple_spans_paths(const struct cgx_ctx *ctx, const struct tuple *tuple)
@@ -745,9 +760,12 @@ static void deprecation_check_attach(struct cgx_ctx *ctx, const struct cgx_calle
 	 * Two non-root groups on different paths: one directory of cgroup2
 	 * cannot be both. A tuple on its way from one path to another, group
 	 * by group, has one non-root group at each step and is no such use.
+	 * Nor is a tuple that folds exactly: groups on one line of descent
+	 * (cpuset:/ct, memory:/ct/svc.service, as a container's systemd
+	 * leaves every process) are one directory and its ancestors.
 	 */
 	if (!tuple_spans_paths(ctx, tuple) ||
-	    fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target) < 0)
+	    fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target) < 0 || target.exact)
 		return;
 	leaf_dir = target.leaf_name[0] ? tree_child(&ctx->tree, target.dir, target.leaf_name)
 				       : target.dir;

@@ -74,7 +74,7 @@ records() {
 	[ "$(jq -r .v2_path <<<"$student_record")" = "$(v2_path_of "$student")" ]
 	[[ "$(jq -r .time <<<"$student_record")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{3}Z$ ]]
 
-	# Each group one hierarchy has and the other, in use, has not: once per pair.
+	# Each group one hierarchy has and the other, in use, has not: once per group.
 	[ "$(records divergent-tree | jq -r '.hierarchy + ":" + .group' | sort | tr '\n' ' ')" = \
 		"cpu,cpuacct:/faculty cpu,cpuacct:/students net_cls,net_prio:/browsers net_cls,net_prio:/torrent " ]
 	[ "$(counter divergent-tree)" = 4 ]
@@ -141,6 +141,34 @@ records() {
 		"$MNT/net_cls,net_prio/a.service/net_cls.classid" "$MNT/net_cls,net_prio/b.service/net_cls.classid"
 	[ "$(records no-v2-equivalent | jq -r '.unit // empty' | sort | uniq -c | awk '{print $1 ":" $2}' | tr '\n' ' ')" = \
 		"20:a.service 20:b.service 1:cgx-test-$$-caller.scope " ]
+}
+
+@test "a group that other hierarchies lack: one record naming them all" {
+	mkdir "$MNT/cpu,cpuacct/a" "$MNT/memory/b" "$MNT/pids/c" "$MNT/systemd/x"
+	spawn_sleeper
+	echo "$pid" >"$MNT/systemd/x/tasks"
+	[ "$(counter divergent-tree)" = 1 ]
+	local detail
+	detail=$(records divergent-tree | jq -r 'select(.group == "/x") | .detail')
+	[[ $detail == "name=systemd has a group /x that "*" have not: "* ]]
+	for h in cpu,cpuacct memory pids; do [[ $detail == *" $h"[,\ ]* ]]; done
+	# Once per group: the next process in it adds none.
+	spawn_sleeper
+	echo "$pid" >"$MNT/systemd/x/tasks"
+	[ "$(counter divergent-tree)" = 1 ]
+}
+
+@test "groups on one line of descent are no multi-hierarchy use: one directory holds them" {
+	mkdir -p "$MNT/cpu,cpuacct/ct" "$MNT/memory/ct/svc"
+	spawn_sleeper
+	echo "$pid" >"$MNT/cpu,cpuacct/ct/tasks"
+	echo "$pid" >"$MNT/memory/ct/svc/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/ct/svc" ]
+	[ "$(counter multi-hierarchy-process)" = 0 ]
+	# Side by side they are.
+	mkdir "$MNT/cpu,cpuacct/other"
+	echo "$pid" >"$MNT/cpu,cpuacct/other/tasks"
+	[ "$(counter multi-hierarchy-process)" = 1 ]
 }
 
 @test "cgx.deprecations and cgx.limits are read-only, unlisted files at the mount root" {
