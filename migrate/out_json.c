@@ -2,6 +2,7 @@
 /* The report as JSON, schema cgx-migrate/1 (migrate/README.md). */
 #include "out_formats.h"
 
+#include "findings.h"
 #include "out_common.h"
 #include "procinfo.h"
 #include "util.h"
@@ -304,6 +305,40 @@ static struct json_object *verdict_json(struct builder *b, const struct mig_verd
 	return object;
 }
 
+/* The findings (findings.h), and how many of each severity and inhibitors. */
+static void findings_json(struct builder *b, struct json_object *root,
+			  const struct mig_report *report)
+{
+	_cleanup_findings_ struct mig_findings findings = {0};
+	struct json_object *list, *summary;
+
+	if (findings_build(report, &findings) < 0) {
+		b->failed = true;
+		return;
+	}
+	put(b, root, "findings", list = checked(b, sized_array(findings.nr)));
+	for (size_t i = 0; list && i < findings.nr; i++) {
+		const struct mig_finding *finding = &findings.items[i];
+		struct json_object *object = checked(b, json_object_new_object());
+
+		if (!object)
+			break;
+		put_string(b, object, "id", finding->id);
+		put_string(b, object, "type", finding->type);
+		put_string(b, object, "severity", finding_severity_name(finding->severity));
+		put_bool(b, object, "inhibitor", finding->inhibitor);
+		put_string(b, object, "title", finding->title);
+		put_string(b, object, "summary", finding->summary);
+		put_string(b, object, "remediation", finding->remediation);
+		append(b, list, object);
+	}
+	put(b, root, "findings_summary", summary = checked(b, json_object_new_object()));
+	for (unsigned int s = 0; summary && s < FINDING_NR_SEVERITIES; s++)
+		put_int(b, summary, finding_severity_name(s), (int64_t)findings.by_severity[s]);
+	if (summary)
+		put_int(b, summary, "inhibitors", (int64_t)findings.inhibitors);
+}
+
 struct json_object *report_to_json(const struct mig_report *report)
 {
 	struct builder b = {0};
@@ -377,6 +412,7 @@ struct json_object *report_to_json(const struct mig_report *report)
 	put(&b, root, "cgxfs_counters",
 	    report->counters ? counters_json(&b, report->counters) : NULL);
 	put(&b, root, "verdict", verdict_json(&b, &report->verdict));
+	findings_json(&b, root, report);
 	if (b.failed) {
 		json_object_put(root);
 		return NULL;

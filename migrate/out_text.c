@@ -2,6 +2,7 @@
 /* The report for a terminal: sections, a drawn tree, colour only on a tty. */
 #include "out_formats.h"
 
+#include "findings.h"
 #include "out_common.h"
 #include "util.h"
 
@@ -268,6 +269,43 @@ static void print_log(FILE *out, const struct style *st, const struct log_summar
 			log->nr_uses - OUT_MAX_ROWS);
 }
 
+/* The findings above info, most severe first: what blocks the move, then what changes. */
+static int print_findings(FILE *out, const struct style *st, const struct mig_report *report)
+{
+	_cleanup_findings_ struct mig_findings findings = {0};
+	size_t shown = 0;
+	int r;
+
+	if ((r = findings_build(report, &findings)) < 0)
+		return r;
+	fprintf(out, "\n%sFindings%s: %lu inhibitors; %lu high, %lu medium, %lu low, %lu info\n",
+		st->bold, st->off, findings.inhibitors, findings.by_severity[FINDING_HIGH],
+		findings.by_severity[FINDING_MEDIUM], findings.by_severity[FINDING_LOW],
+		findings.by_severity[FINDING_INFO]);
+	for (size_t i = 0; i < findings.nr && shown < OUT_MAX_ROWS; i++) {
+		const struct mig_finding *finding = &findings.items[i];
+
+		if (finding->severity == FINDING_INFO)
+			continue;
+		fprintf(out, "  %s[%s%s]%s ", finding->inhibitor ? st->warn : "",
+			finding_severity_name(finding->severity),
+			finding->inhibitor ? ", inhibitor" : "", st->off);
+		out_put_safe(out, finding->title);
+		fputs("\n      ", out);
+		out_put_safe(out, finding->summary);
+		fputs("\n      remediation: ", out);
+		out_put_safe(out, finding->remediation);
+		fputc('\n', out);
+		shown++;
+	}
+	if (findings.by_severity[FINDING_INFO])
+		fprintf(out,
+			"  (%lu info: settings that convert exactly; every finding with its id: "
+			"--format json)\n",
+			findings.by_severity[FINDING_INFO]);
+	return 0;
+}
+
 int render_text(FILE *out, const struct mig_report *report, bool colour)
 {
 	const struct style *st = colour ? &colour_style : &plain_style;
@@ -285,6 +323,8 @@ int render_text(FILE *out, const struct mig_report *report, bool colour)
 	}
 	fprintf(out, "\n");
 	print_verdict(out, st, report);
+	if ((r = print_findings(out, st, report)) < 0)
+		return r;
 	if (report->have_hiers) {
 		print_hierarchies(out, st, report);
 		if ((r = print_divergence(out, st, report)) < 0 ||

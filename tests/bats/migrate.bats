@@ -401,6 +401,35 @@ PY
 	[[ "$output" == *"named-hierarchy "*" /usr/lib/systemd/systemd for svc.service  e.g."* ]]
 }
 
+@test "every finding has an id, a severity, whether it inhibits, and a remediation" {
+	make_university
+	write_log "$WORK/log.jsonl"
+	"$MIGRATE" report --scan "$UNIVERSITY" --log "$WORK/log.jsonl" --format json >"$WORK/r.json"
+	# All fields, of the right kinds, on every finding.
+	[ "$(jq '[.findings[] | select((.id | type) == "string" and (.severity | IN("high", "medium", "low", "info"))
+		and (.inhibitor | type) == "boolean" and (.title | length) > 0 and (.summary | length) > 0
+		and (.remediation | length) > 0)] | length' "$WORK/r.json")" = "$(jq '.findings | length' "$WORK/r.json")" ]
+	# Ids are unique, and the summary counts them.
+	[ "$(jq '[.findings[].id] | unique | length' "$WORK/r.json")" = "$(jq '.findings | length' "$WORK/r.json")" ]
+	[ "$(jq '[.findings[] | select(.inhibitor)] | length' "$WORK/r.json")" = "$(jq .findings_summary.inhibitors "$WORK/r.json")" ]
+	finding() { jq -r --arg id "$1" '.findings[] | select(.id == $id) | '"$2" "$WORK/r.json"; }
+	# A setting that would be lost blocks the move; one that converts says how, for systemd too.
+	[ "$(finding setting-lost:net_cls,net_prio:/browsers:net_cls.classid '"\(.severity) \(.inhibitor)"')" = "high true" ]
+	[[ "$(finding setting-converted:cpu,cpuacct:/students:cpu.shares .remediation)" == \
+		"Write 59 to cpu.weight of the group's directory; with systemd, in a drop-in of students.slice ([Slice]): CPUWeight=59" ]]
+	[ "$(finding "multi-hierarchy-process:$(readlink -f "$(command -v sleep)")" .severity)" = medium ]
+	[ "$(finding divergent-tree:cpu,cpuacct .severity)" = low ]
+	# The log's uses, by program: a write with no v2 equivalent inhibits.
+	[ "$(finding log:no-v2-equivalent:/usr/local/bin/netsetup '"\(.severity) \(.inhibitor)"')" = "high true" ]
+	[ "$(finding log:multi-hierarchy-process:/opt/lab/setup.sh .inhibitor)" = false ]
+	# Most severe first.
+	[ "$(jq -r '[.findings[].severity] | join(" ")' "$WORK/r.json" | tr ' ' '\n' | uniq | tr '\n' ' ')" = "high medium low info " ]
+	# Text shows them too, above info.
+	run "$MIGRATE" report --scan "$UNIVERSITY" --log "$WORK/log.jsonl"
+	[[ "$output" == *"Findings: 2 inhibitors; 2 high, 2 medium, 2 low, 1 info"* ]]
+	[[ "$output" == *"[high, inhibitor] net_cls.classid of net_cls,net_prio:/browsers has no cgroup2 equivalent"* ]]
+}
+
 @test "merge combines host reports into a fleet report" {
 	make_university
 	"$MIGRATE" report --scan "$UNIVERSITY" --format json -o "$WORK/a.json"
