@@ -6,6 +6,7 @@
  */
 #include "out_formats.h"
 
+#include "findings.h"
 #include "out_common.h"
 #include "util.h"
 
@@ -378,6 +379,46 @@ static void log_section(FILE *out, const struct log_summary *log)
 	fputs("</table>\n", out);
 }
 
+/* Every finding but the info ones, as the text has them. */
+static int findings_table(FILE *out, const struct mig_report *report)
+{
+	_cleanup_findings_ struct mig_findings findings = {0};
+	size_t shown = 0;
+	int r;
+
+	if ((r = findings_build(report, &findings)) < 0)
+		return r;
+	fprintf(out,
+		"<h2>Findings</h2>\n<p>%lu inhibitors; %lu high, %lu medium, %lu low, %lu "
+		"info.</p>\n",
+		findings.inhibitors, findings.by_severity[FINDING_HIGH],
+		findings.by_severity[FINDING_MEDIUM], findings.by_severity[FINDING_LOW],
+		findings.by_severity[FINDING_INFO]);
+	if (findings.nr == findings.by_severity[FINDING_INFO])
+		return 0;
+	fputs("<table><tr><th>severity</th><th>inhibitor</th><th>finding</th>"
+	      "<th>remediation</th></tr>\n",
+	      out);
+	for (size_t i = 0; i < findings.nr && shown < OUT_MAX_ROWS; i++) {
+		const struct mig_finding *finding = &findings.items[i];
+
+		if (finding->severity == FINDING_INFO)
+			continue;
+		fprintf(out, "<tr><td>%s</td><td>%s</td><td><strong>",
+			finding_severity_name(finding->severity),
+			finding->inhibitor ? "yes" : "no");
+		escaped(out, finding->title);
+		fputs("</strong><br>", out);
+		escaped(out, finding->summary);
+		fputs("</td><td>", out);
+		escaped(out, finding->remediation);
+		fputs("</td></tr>\n", out);
+		shown++;
+	}
+	fputs("</table>\n", out);
+	return 0;
+}
+
 int render_html(FILE *out, const struct mig_report *report)
 {
 	int r;
@@ -398,6 +439,8 @@ int render_html(FILE *out, const struct mig_report *report)
 	}
 	fputs(".</p>\n", out);
 	verdict_table(out, report);
+	if ((r = findings_table(out, report)) < 0)
+		return r;
 	if (report->have_hiers) {
 		fputs("<h2>Trees</h2>\n<p class=\"legend\"><span>&#9679; group</span><span>&#9632; "
 		      "v2 leaf holding processes</span><span style=\"color:#17702b\">green: "

@@ -2,6 +2,7 @@
 /* The report as Markdown: tables for lists, the layout as a drawn tree in a code block. */
 #include "out_formats.h"
 
+#include "findings.h"
 #include "out_common.h"
 #include "util.h"
 
@@ -263,6 +264,40 @@ static void print_log(FILE *out, const struct log_summary *log)
 	}
 }
 
+/* Every finding but the info ones, as the text has them; ids and all: --format json. */
+static int print_findings(FILE *out, const struct mig_report *report)
+{
+	_cleanup_findings_ struct mig_findings findings = {0};
+	size_t shown = 0;
+	int r;
+
+	if ((r = findings_build(report, &findings)) < 0)
+		return r;
+	fprintf(out, "\n## Findings\n\n%lu inhibitors; %lu high, %lu medium, %lu low, %lu info.\n",
+		findings.inhibitors, findings.by_severity[FINDING_HIGH],
+		findings.by_severity[FINDING_MEDIUM], findings.by_severity[FINDING_LOW],
+		findings.by_severity[FINDING_INFO]);
+	if (findings.nr == findings.by_severity[FINDING_INFO])
+		return 0;
+	fputs("\n| severity | inhibitor | finding | remediation |\n|---|---|---|---|\n", out);
+	for (size_t i = 0; i < findings.nr && shown < OUT_MAX_ROWS; i++) {
+		const struct mig_finding *finding = &findings.items[i];
+
+		if (finding->severity == FINDING_INFO)
+			continue;
+		fprintf(out, "| %s | %s | **", finding_severity_name(finding->severity),
+			finding->inhibitor ? "yes" : "no");
+		cell(out, finding->title);
+		fputs("**<br>", out);
+		cell(out, finding->summary);
+		fputs(" | ", out);
+		cell(out, finding->remediation);
+		fputs(" |\n", out);
+		shown++;
+	}
+	return 0;
+}
+
 int render_markdown(FILE *out, const struct mig_report *report)
 {
 	int r;
@@ -278,6 +313,8 @@ int render_markdown(FILE *out, const struct mig_report *report)
 	}
 	fprintf(out, ".\n\n");
 	print_verdict(out, report);
+	if ((r = print_findings(out, report)) < 0)
+		return r;
 	if (report->have_hiers) {
 		print_hierarchies(out, report);
 		if ((r = print_divergence(out, report)) < 0 ||

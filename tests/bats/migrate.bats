@@ -428,6 +428,11 @@ PY
 	run "$MIGRATE" report --scan "$UNIVERSITY" --log "$WORK/log.jsonl"
 	[[ "$output" == *"Findings: 2 inhibitors; 2 high, 2 medium, 2 low, 1 info"* ]]
 	[[ "$output" == *"[high, inhibitor] net_cls.classid of net_cls,net_prio:/browsers has no cgroup2 equivalent"* ]]
+	# Markdown and HTML: the same rows.
+	"$MIGRATE" report --scan "$UNIVERSITY" --log "$WORK/log.jsonl" --format markdown >"$WORK/r.md"
+	grep -qF '| high | yes | **net\_cls.classid of net\_cls,net\_prio:/browsers has no cgroup2 equivalent**' "$WORK/r.md"
+	"$MIGRATE" report --scan "$UNIVERSITY" --log "$WORK/log.jsonl" --format html >"$WORK/r.html"
+	grep -qF '<tr><td>high</td><td>yes</td><td><strong>net_cls.classid of net_cls,net_prio:/browsers has no cgroup2 equivalent</strong>' "$WORK/r.html"
 }
 
 @test "merge combines host reports into a fleet report" {
