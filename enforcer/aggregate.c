@@ -376,13 +376,20 @@ static void note_enforced(struct cgx_ctx *ctx, struct v2_dir *group, unsigned in
 			  const struct aggregate_kind *kind, size_t nr_parts)
 {
 	const struct cgx_caller daemon = {getpid(), 0, 0, true, NULL};
-	char detail[512];
+	char detail[512], once[PATH_MAX + 64], path[PATH_MAX];
 
 	snprintf(detail, sizeof(detail),
 		 "%s of this group is split over %zu v2 directories and rebalanced from their "
 		 "usage: its processes sit under other groups too. Give every controller the "
 		 "same groups to make it exact",
 		 kind->v2_file, nr_parts);
+	/*
+	 * Once a run per group and limit: a split that comes and goes with
+	 * its processes (a service's scope at every start) is one use.
+	 */
+	if (tree_path(group, true, path, sizeof(path)) < 0)
+		return;
+	snprintf(once, sizeof(once), "split:%u:%s:%s", h, path, kind->v2_file);
 	deprecation_record(ctx, &(struct deprecation_event){
 					.kind = DEPRECATION_APPROXIMATE,
 					.caller = &daemon,
@@ -391,6 +398,7 @@ static void note_enforced(struct cgx_ctx *ctx, struct v2_dir *group, unsigned in
 					.file = kind->v1_file,
 					.v2_dir = group,
 					.detail = detail,
+					.once = once,
 				});
 }
 

@@ -577,6 +577,31 @@ static void say(struct deprecation_log *log, const struct deprecation_event *eve
 		(int)who->pid, (unsigned int)who->uid, detail[0] ? ": " : "", detail);
 }
 
+/*
+ * Whether @key is new in @seen: some uses are said once per run (a tree's
+ * shape, not every move into it; a split limit, not every rebalance that
+ * makes it one again). Kept as hashes in a fixed table: two keys of one
+ * hash would make the second go unsaid, at odds of 2^-64.
+ */
+static bool first_seen(struct deprecation_seen *seen, const char *key)
+{
+	uint64_t hash = fnv1a(key) | 1; /* never 0, the free slot */
+	size_t i;
+
+	for (i = hash % DEPRECATION_SEEN_SLOTS; seen->hash[i]; i = (i + 1) % DEPRECATION_SEEN_SLOTS)
+		if (seen->hash[i] == hash)
+			return false;
+	/* Bounded: past this many keys, forget them all and say them again later. */
+	if (seen->nr == DEPRECATION_SEEN_SLOTS / 2) {
+		memset(seen->hash, 0, sizeof(seen->hash));
+		seen->nr = 0;
+		i = hash % DEPRECATION_SEEN_SLOTS;
+	}
+	seen->hash[i] = hash;
+	seen->nr++;
+	return true;
+}
+
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event)
 {
 	struct deprecation_log *log = &ctx->deprecations;
@@ -591,6 +616,8 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 	pid_t tgid;
 	bool cut;
 
+	if (event->once && !first_seen(&log->said_once, event->once))
+		return;
 	log->count[event->kind]++;
 	if (proc_tgid(event->caller->tid, &tgid) < 0)
 		tgid = event->caller->tid;
@@ -641,30 +668,6 @@ static bool hier_in_use(const struct cgx_ctx *ctx, unsigned int h)
 }
 
 /*
- * Each (hierarchy, path, other hierarchy) is said once per run: the shape,
- * not every move. Kept as hashes in a fixed table: two shapes of one hash
- * would make the second go unsaid, at odds of 2^-64.
- */
-static bool divergence_first_seen(struct deprecation_seen *seen, const char *key)
-{
-	uint64_t hash = fnv1a(key) | 1; /* never 0, the free slot */
-	size_t i;
-
-	for (i = hash % DEPRECATION_SEEN_SLOTS; seen->hash[i]; i = (i + 1) % DEPRECATION_SEEN_SLOTS)
-		if (seen->hash[i] == hash)
-			return false;
-	/* Bounded: past this many shapes, forget them all and say them again later. */
-	if (seen->nr == DEPRECATION_SEEN_SLOTS / 2) {
-		memset(seen->hash, 0, sizeof(seen->hash));
-		seen->nr = 0;
-		i = hash % DEPRECATION_SEEN_SLOTS;
-	}
-	seen->hash[i] = hash;
-	seen->nr++;
-	return true;
-}
-
-/*
  * A group other hierarchies in use have no group for: the trees differ in
  * shape there. One record names them all: a legacy-mode systemd makes
  * each unit's group in name=systemd and in few controllers, and a record
@@ -690,9 +693,7 @@ static void check_divergent_tree(struct cgx_ctx *ctx, const struct cgx_caller *c
 	}
 	if (!len)
 		return;
-	snprintf(key, sizeof(key), "%u:%s", hier, path);
-	if (!divergence_first_seen(&ctx->deprecations.divergent_seen, key))
-		return;
+	snprintf(key, sizeof(key), "tree:%u:%s", hier, path);
 	snprintf(detail, sizeof(detail),
 		 "%s has a group %s that %s %s not: cgroup2 has one tree; give every "
 		 "controller the same groups",
@@ -705,6 +706,7 @@ static void check_divergent_tree(struct cgx_ctx *ctx, const struct cgx_caller *c
 					.group = group,
 					.v2_dir = group,
 					.detail = detail,
+					.once = key,
 				});
 }
 
@@ -787,6 +789,24 @@ static void deprecation_check_mkdir(struct cgx_ctx *ctx, const struct cgx_caller
 	record_named_hierarchy(ctx, caller, hier, group, NULL);
 }
 
+/* Whether @value, white space aside, is @row's default: what a group has untouched. */
+static bool is_default_value(const struct v1_file *row, const char *value)
+{
+	const char *dflt = row->default_value;
+	size_t len, dlen;
+
+	if (!dflt || !value)
+		return false;
+	while (*value == ' ' || *value == '\t' || *value == '\n')
+		value++;
+	while (*dflt == ' ' || *dflt == '\t' || *dflt == '\n')
+		dflt++;
+	len = strcspn(value, " \t\n");
+	dlen = strcspn(dflt, " \t\n");
+	return len == dlen && !strncmp(value, dflt, len) &&
+	       !value[len + strspn(value + len, " \t\n")];
+}
+
 /* After a write of @value to the file of @fc succeeded. */
 static void deprecation_check_write(const struct v1_file_ctx *fc, const char *value)
 {
@@ -795,6 +815,15 @@ static void deprecation_check_write(const struct v1_file_ctx *fc, const char *va
 
 	switch (row->v2.kind) {
 	case V1M_NONE:
+		/*
+		 * The default is what cgroup2 does anyway: systemd writes
+		 * memory.use_hierarchy 1 to every group, and cgroup2 is always
+		 * hierarchical. Nothing is lost, so no use to record.
+		 */
+		if (is_default_value(row, value))
+			return;
+		kind = DEPRECATION_NO_V2_EQUIVALENT;
+		break;
 	case V1M_RESET:
 		kind = DEPRECATION_NO_V2_EQUIVALENT;
 		break;

@@ -19,6 +19,7 @@ struct deprecation_event {
 	const struct v2_dir *v2_dir;	 /* the v2 directory affected */
 	const struct tuple *tuple;	 /* a process's groups, for multi-hierarchy-process */
 	const char *detail;		 /* why, and what to use instead */
+	const char *once;		 /* recorded only the first time this key comes, if set */
 };
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event);
 /* Subscriber (event.h): the checks after a mkdir, an attach, a write. */

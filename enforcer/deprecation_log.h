@@ -63,7 +63,7 @@ struct deprecation_log {
 	unsigned int syslog_said;
 	unsigned long long syslog_held_back; /* held back by DEPRECATION_SYSLOG_TOTAL */
 	struct deprecation_rate_table rates;
-	struct deprecation_seen divergent_seen;
+	struct deprecation_seen said_once; /* the keys of records made once a run */
 };
 
 /* @max_size: bytes the file may reach, CGX_DEPRECATION_LOG_NO_MAX for no cap. */
