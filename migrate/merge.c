@@ -4,6 +4,7 @@
 #include "fail.h"
 #include "json_field.h"
 #include "model.h"
+#include "out_common.h"
 #include "util.h"
 
 #include <json-c/json.h>
@@ -15,6 +16,7 @@
 struct fleet_host {
 	char *file, *host, *status;
 	long long settings, lost, approx, processes, multi_hierarchy, log_multi_hierarchy;
+	unsigned long inhibitors; /* its findings that inhibit the move */
 };
 
 /* A program seen in groups on different paths, or logged doing so. */
@@ -35,6 +37,15 @@ struct fleet_lost {
 	const char *last_host; /* to count each host once */
 };
 
+/* A finding that inhibits the move, by its id, and the hosts that have it. */
+struct fleet_inhibitor {
+	char *id, *type, *title;
+	unsigned long hosts;
+	char *host_names[MAX_PLACES]; /* the first MAX_PLACES */
+	unsigned int nr_host_names;
+	const char *last_host; /* to count each host once */
+};
+
 struct fleet {
 	struct fleet_host *hosts;
 	unsigned int nr_hosts;
@@ -43,6 +54,9 @@ struct fleet {
 	unsigned int nr_programs;
 	struct fleet_lost **lost;
 	unsigned int nr_lost;
+	struct strmap inhibitor_by_id;
+	struct fleet_inhibitor **inhibitors;
+	unsigned int nr_inhibitors;
 };
 
 static int grow(void **array, unsigned int nr, size_t size)
@@ -202,6 +216,46 @@ static int add_lost(struct fleet *fleet, struct json_object *report, const char 
 	return 0;
 }
 
+/* The report's inhibiting findings (a report without findings, of an older cgx-migrate, has none).
+ */
+static int add_inhibitors(struct fleet *fleet, struct json_object *report, struct fleet_host *host)
+{
+	struct json_object *findings = json_field_array(report, "findings");
+
+	for (size_t i = 0; findings && i < json_object_array_length(findings); i++) {
+		struct json_object *finding = json_object_array_get_idx(findings, i), *inhibitor;
+		const char *id = json_field_string(finding, "id");
+		const char *type = json_field_string(finding, "type");
+		const char *title = json_field_string(finding, "title");
+		struct fleet_inhibitor *entry;
+
+		if (!id || !json_object_object_get_ex(finding, "inhibitor", &inhibitor) ||
+		    !json_object_get_boolean(inhibitor))
+			continue;
+		host->inhibitors++;
+		if (!(entry = strmap_get(&fleet->inhibitor_by_id, id))) {
+			if (grow((void **)&fleet->inhibitors, fleet->nr_inhibitors,
+				 sizeof(*fleet->inhibitors)) < 0 ||
+			    !(entry = calloc(1, sizeof(*entry))))
+				return -ENOMEM;
+			fleet->inhibitors[fleet->nr_inhibitors++] = entry;
+			if (!(entry->id = strdup(id)) ||
+			    !(entry->type = strdup(type ? type : "")) ||
+			    !(entry->title = strdup(title ? title : "")) ||
+			    strmap_put(&fleet->inhibitor_by_id, id, entry) < 0)
+				return -ENOMEM;
+		}
+		if (entry->last_host == host->host)
+			continue;
+		entry->last_host = host->host;
+		entry->hosts++;
+		if (entry->nr_host_names < MAX_PLACES &&
+		    !(entry->host_names[entry->nr_host_names++] = strdup(host->host)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int load_one(struct fleet *fleet, const char *path)
 {
 	struct json_object *report = json_object_from_file(path), *verdict;
@@ -252,8 +306,9 @@ static int load_one(struct fleet *fleet, const char *path)
 	r = -ENOMEM;
 	if (host->file && host->host && host->status &&
 	    (r = add_processes(fleet, report, host->host)) == 0 &&
-	    (r = add_log(fleet, report, host->host)) == 0)
-		r = add_lost(fleet, report, host->host);
+	    (r = add_log(fleet, report, host->host)) == 0 &&
+	    (r = add_lost(fleet, report, host->host)) == 0)
+		r = add_inhibitors(fleet, report, host);
 	json_object_put(report);
 	return r;
 }
@@ -278,6 +333,16 @@ static int cmp_lost(const void *a, const void *b)
 	return strcmp(x->file, y->file);
 }
 
+static int cmp_inhibitor(const void *a, const void *b)
+{
+	const struct fleet_inhibitor *x = *(struct fleet_inhibitor *const *)a;
+	const struct fleet_inhibitor *y = *(struct fleet_inhibitor *const *)b;
+
+	if (x->hosts != y->hosts)
+		return x->hosts > y->hosts ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
 int fleet_load(struct fleet **out, char *const *paths, unsigned int nr)
 {
 	struct fleet *fleet = calloc(1, sizeof(*fleet));
@@ -293,6 +358,9 @@ int fleet_load(struct fleet **out, char *const *paths, unsigned int nr)
 		qsort(fleet->programs, fleet->nr_programs, sizeof(*fleet->programs), cmp_program);
 	if (fleet->nr_lost)
 		qsort(fleet->lost, fleet->nr_lost, sizeof(*fleet->lost), cmp_lost);
+	if (fleet->nr_inhibitors)
+		qsort(fleet->inhibitors, fleet->nr_inhibitors, sizeof(*fleet->inhibitors),
+		      cmp_inhibitor);
 	return 0;
 }
 
@@ -323,9 +391,30 @@ void fleet_free(struct fleet *fleet)
 		free(fleet->lost[i]);
 	}
 	free(fleet->lost);
+	for (unsigned int i = 0; i < fleet->nr_inhibitors; i++) {
+		struct fleet_inhibitor *entry = fleet->inhibitors[i];
+
+		for (unsigned int j = 0; j < entry->nr_host_names; j++)
+			free(entry->host_names[j]);
+		free(entry->id);
+		free(entry->type);
+		free(entry->title);
+		free(entry);
+	}
+	free(fleet->inhibitors);
+	strmap_release(&fleet->inhibitor_by_id, NULL);
 	strmap_release(&fleet->program_by_name, NULL);
 	strmap_release(&fleet->lost_by_file, NULL);
 	free(fleet);
+}
+
+static unsigned int count_inhibited(const struct fleet *fleet)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < fleet->nr_hosts; i++)
+		n += fleet->hosts[i].inhibitors > 0;
+	return n;
 }
 
 static unsigned int count_status(const struct fleet *fleet, const char *status)
@@ -340,6 +429,7 @@ static unsigned int count_status(const struct fleet *fleet, const char *status)
 static int render_fleet_json(FILE *out, const struct fleet *fleet)
 {
 	struct json_object *root = json_object_new_object(), *hosts, *programs, *lost, *summary;
+	struct json_object *inhibitors;
 	int r = -ENOMEM;
 
 	if (!root)
@@ -351,7 +441,8 @@ static int render_fleet_json(FILE *out, const struct fleet *fleet)
 	json_object_object_add(root, "multi_hierarchy_programs",
 			       programs = json_object_new_array());
 	json_object_object_add(root, "lost_settings", lost = json_object_new_array());
-	if (!summary || !hosts || !programs || !lost)
+	json_object_object_add(root, "inhibitors", inhibitors = json_object_new_array());
+	if (!summary || !hosts || !programs || !lost || !inhibitors)
 		goto out;
 	json_object_object_add(summary, "hosts", json_object_new_int(fleet->nr_hosts));
 	json_object_object_add(summary, "ready", json_object_new_int(count_status(fleet, "ready")));
@@ -360,6 +451,7 @@ static int render_fleet_json(FILE *out, const struct fleet *fleet)
 		json_object_new_int(count_status(fleet, "ready-with-approximations")));
 	json_object_object_add(summary, "needs_changes",
 			       json_object_new_int(count_status(fleet, "needs-changes")));
+	json_object_object_add(summary, "inhibited", json_object_new_int(count_inhibited(fleet)));
 	for (unsigned int i = 0; i < fleet->nr_hosts; i++) {
 		const struct fleet_host *h = &fleet->hosts[i];
 		struct json_object *host = json_object_new_object();
@@ -378,7 +470,23 @@ static int render_fleet_json(FILE *out, const struct fleet *fleet)
 				       json_object_new_int64(h->multi_hierarchy));
 		json_object_object_add(host, "log_multi_hierarchy",
 				       json_object_new_int64(h->log_multi_hierarchy));
+		json_object_object_add(host, "inhibitors", json_object_new_int64(h->inhibitors));
 		json_object_array_add(hosts, host);
+	}
+	for (unsigned int i = 0; i < fleet->nr_inhibitors; i++) {
+		const struct fleet_inhibitor *in = fleet->inhibitors[i];
+		struct json_object *entry = json_object_new_object(), *names;
+
+		if (!entry)
+			goto out;
+		json_object_object_add(entry, "id", json_object_new_string(in->id));
+		json_object_object_add(entry, "type", json_object_new_string(in->type));
+		json_object_object_add(entry, "title", json_object_new_string(in->title));
+		json_object_object_add(entry, "nr_hosts", json_object_new_int64(in->hosts));
+		json_object_object_add(entry, "hosts", names = json_object_new_array());
+		for (unsigned int j = 0; names && j < in->nr_host_names; j++)
+			json_object_array_add(names, json_object_new_string(in->host_names[j]));
+		json_object_array_add(inhibitors, entry);
 	}
 	for (unsigned int i = 0; i < fleet->nr_programs; i++) {
 		const struct fleet_program *p = fleet->programs[i];
@@ -434,6 +542,8 @@ static void render_fleet_text(FILE *out, const struct fleet *fleet, bool markdow
 		markdown ? "" : "  ", count_status(fleet, "ready"),
 		count_status(fleet, "ready-with-approximations"),
 		count_status(fleet, "needs-changes"));
+	fprintf(out, "%sinhibited (cannot move to a cgroup2-only kernel unchanged): %u\n",
+		markdown ? "\n" : "  ", count_inhibited(fleet));
 	fprintf(out, "%sHosts\n\n", h2);
 	if (markdown)
 		fprintf(out,
@@ -470,6 +580,21 @@ static void render_fleet_text(FILE *out, const struct fleet *fleet, bool markdow
 				markdown && j ? "<br>" : "", p->places[j]);
 		if (markdown)
 			fputs(" |\n", out);
+	}
+	fprintf(out, "%sInhibitors\n\n", h2);
+	if (!fleet->nr_inhibitors)
+		fprintf(out, "%snone\n", markdown ? "" : "  ");
+	else if (markdown)
+		fprintf(out, "| finding | id | hosts |\n|---|---|---:|\n");
+	for (unsigned int i = 0; i < fleet->nr_inhibitors; i++) {
+		const struct fleet_inhibitor *in = fleet->inhibitors[i];
+
+		fputs(markdown ? "| " : "  ", out);
+		out_put_safe(out, in->title);
+		fputs(markdown ? " | `" : " (", out);
+		out_put_safe(out, in->id);
+		fprintf(out, markdown ? "` | %lu |\n" : "): %lu host%s\n", in->hosts,
+			in->hosts == 1 ? "" : "s");
 	}
 	fprintf(out, "%sSettings with no v2 equivalent\n\n", h2);
 	if (!fleet->nr_lost)

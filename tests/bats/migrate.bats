@@ -449,9 +449,16 @@ PY
 	[ "$(json_query '.summary.needs_changes' "$WORK/fleet.json")" = 1 ]
 	[ "$(json_query '.multi_hierarchy_programs[0].program' "$WORK/fleet.json")" = "$(readlink -f "$(command -v sleep)")" ]
 	[ "$(json_query '.lost_settings[0].file' "$WORK/fleet.json")" = net_cls.classid ]
+	# How many hosts are inhibited, by which findings.
+	[ "$(json_query '.summary.inhibited' "$WORK/fleet.json")" = 1 ]
+	[ "$(jq -r '.inhibitors[] | "\(.id) \(.nr_hosts)"' "$WORK/fleet.json")" = \
+		"setting-lost:net_cls,net_prio:/browsers:net_cls.classid 1" ]
+	[ "$(jq -r '[.hosts[].inhibitors] | join(" ")' "$WORK/fleet.json")" = "1 0" ]
 	run "$MIGRATE" merge "$WORK/a.json" "$WORK/b.json"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"ready: 1, ready with approximations: 0, needs changes: 1"* ]]
+	[[ "$output" == *"inhibited (cannot move to a cgroup2-only kernel unchanged): 1"* ]]
+	[[ "$output" == *"net_cls.classid of net_cls,net_prio:/browsers has no cgroup2 equivalent (setting-lost:net_cls,net_prio:/browsers:net_cls.classid): 1 host"* ]]
 }
 
 @test "merge refuses a file that is not a report, or of an unknown version" {
