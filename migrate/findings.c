@@ -107,6 +107,9 @@ static char *systemd_lines(const char *path, const struct mig_setting *setting)
 	}
 	fputs("with systemd, in a drop-in of ", out);
 	systemd_unit_name(out, path);
+	if (systemd_container_prefix(path))
+		fprintf(out, " inside the container of %.*s", (int)systemd_container_prefix(path),
+			path);
 	fprintf(out, " ([%s]): ", systemd_unit_section(path));
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		systemd_property(out, file, line);

@@ -346,16 +346,25 @@ static int render_systemd(FILE *out, struct plan *plan)
 	if ((r = placed_groups(plan, &placed, &nr)) < 0)
 		return r;
 	header(out, report, "systemd slice drop-ins");
-	fputs("# CGX_UNIT_DIR: where the drop-ins go.\n"
-	      "dir=${CGX_UNIT_DIR:-/etc/systemd/system}\n",
+	fputs("# CGX_UNIT_DIR: where the host's drop-ins go. CGX_CONTAINER_UNIT_DIR: where those\n"
+	      "# of the units a container's systemd made groups for go, one directory per\n"
+	      "# container (its group on the host): copy each into that container's\n"
+	      "# /etc/systemd/system, never the host's, whose units of the same name they\n"
+	      "# would change.\n"
+	      "dir=${CGX_UNIT_DIR:-/etc/systemd/system}\n"
+	      "containers=${CGX_CONTAINER_UNIT_DIR:-./cgx-containers}\n",
 	      out);
 	for (unsigned int i = 0; i < nr; i++) {
 		const char *path = report->nodes[placed[i].node].path;
 
 		if (!i || placed[i - 1].node != placed[i].node) {
-			fputs("\nmkdir -p \"$dir\"/'", out);
+			fputs("\nmkdir -p ", out);
+			systemd_unit_dir(out, path);
+			fputs("/'", out);
 			systemd_unit_name(out, path);
-			fputs(".d'\ncat > \"$dir\"/'", out);
+			fputs(".d'\ncat > ", out);
+			systemd_unit_dir(out, path);
+			fputs("/'", out);
 			systemd_unit_name(out, path);
 			fprintf(out, ".d/50-cgx-migrate.conf' <<'CGX_EOF'\n[%s]\n",
 				systemd_unit_section(path));

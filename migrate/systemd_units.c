@@ -34,15 +34,9 @@ bool systemd_own_unit(const char *path, char *unit, size_t size)
  * slice named for the path, escaped as systemd-escape does ('/'
  * separates, the rest is \xNN).
  */
-void systemd_unit_name(FILE *out, const char *path)
+static void escaped_path(FILE *out, const char *path, size_t len)
 {
-	char unit[UNIT_NAME_SIZE];
-
-	if (systemd_own_unit(path, unit, sizeof(unit))) {
-		fputs(unit, out);
-		return;
-	}
-	for (const char *c = path + 1; *c; c++) {
+	for (const char *c = path + 1; c < path + len; c++) {
 		bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 			     (*c >= '0' && *c <= '9') || *c == ':' || *c == '_' ||
 			     (*c == '.' && c[-1] != '/');
@@ -54,7 +48,56 @@ void systemd_unit_name(FILE *out, const char *path)
 		else
 			fprintf(out, "\\x%02x", (unsigned char)*c);
 	}
+}
+
+void systemd_unit_name(FILE *out, const char *path)
+{
+	char unit[UNIT_NAME_SIZE];
+
+	if (systemd_own_unit(path, unit, sizeof(unit))) {
+		fputs(unit, out);
+		return;
+	}
+	escaped_path(out, path, strlen(path));
 	fputs(".slice", out);
+}
+
+size_t systemd_container_prefix(const char *path)
+{
+	const char *end = path + strlen(path);
+	char component[UNIT_NAME_SIZE];
+
+	/* Back over the chain of unit names the path ends in. */
+	while (end > path) {
+		const char *slash = end - 1;
+		size_t len;
+
+		while (slash > path && *slash != '/')
+			slash--;
+		len = (size_t)(end - slash - 1);
+		if (len >= sizeof(component))
+			break;
+		memcpy(component, slash + 1, len);
+		component[len] = '\0';
+		if (!unit_name_section(component))
+			break;
+		end = slash;
+	}
+	/* All units: the host's own; none: no unit at all. */
+	return end == path || end == path + strlen(path) ? 0 : (size_t)(end - path);
+}
+
+void systemd_unit_dir(FILE *out, const char *path)
+{
+	size_t prefix = systemd_container_prefix(path);
+
+	if (!prefix) {
+		fputs("\"$dir\"", out);
+		return;
+	}
+	fputs("\"$containers\"/'", out);
+	escaped_path(out, path, prefix);
+	fputc('\'', out);
 }
 
 /* The drop-in section of the unit systemd_unit_name() names for @path. */

@@ -377,17 +377,24 @@ PY
 	echo 40 >"$root/pids/$unit/pids.max"
 	echo 512 >"$root/cpu,cpuacct/$unit/cpu.shares"
 	echo 1024 >"$root/cpu,cpuacct/cpu.shares"
+	# A second container with a unit of the same name, and a unit of the host's own.
+	mkdir -p "$root/memory/ct2/system.slice/svc.service" "$root/memory/system.slice/host.service"
+	echo 33554432 >"$root/memory/ct2/system.slice/svc.service/memory.limit_in_bytes"
+	echo 16777216 >"$root/memory/system.slice/host.service/memory.limit_in_bytes"
 	"$MIGRATE" plan --scan "$root" --systemd -o "$WORK/plan.sh"
 	sh -n "$WORK/plan.sh"
-	mkdir "$WORK/units"
-	CGX_UNIT_DIR=$WORK/units sh "$WORK/plan.sh"
-	local conf=$WORK/units/svc.service.d/50-cgx-migrate.conf
+	mkdir "$WORK/units" "$WORK/containers"
+	CGX_UNIT_DIR=$WORK/units CGX_CONTAINER_UNIT_DIR=$WORK/containers sh "$WORK/plan.sh"
+	# Each container's units in a directory of its own, never the host's.
+	local conf=$WORK/containers/ct/svc.service.d/50-cgx-migrate.conf
 	[ "$(sed -n 1p "$conf")" = "[Service]" ]
 	grep -qx 'MemoryMax=67108864' "$conf"
 	grep -qx 'TasksMax=40' "$conf"
 	grep -qx 'CPUWeight=59' "$conf"
-	# No drop-in for a slice named after the path.
-	[ -z "$(ls "$WORK/units" | grep -v '^svc\.service\.d$')" ]
+	grep -qx 'MemoryMax=33554432' "$WORK/containers/ct2/svc.service.d/50-cgx-migrate.conf"
+	[ "$(cd "$WORK/units" && ls)" = host.service.d ]
+	grep -qx 'MemoryMax=16777216' "$WORK/units/host.service.d/50-cgx-migrate.conf"
+	[ "$(cd "$WORK/containers" && ls | tr '\n' ' ')" = "ct ct2 " ]
 	# A log of that systemd: its records per unit.
 	local rec='{"v":2,"time":"2026-12-05T10:00:00.000Z","kind":"named-hierarchy","hierarchy":"name=systemd","pid":7,"ppid":1,"uid":0,"comm":"systemd","exe":"/usr/lib/systemd/systemd","cmdline":["/lib/systemd/systemd"],"program":"/usr/lib/systemd/systemd"'
 	{
