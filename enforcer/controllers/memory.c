@@ -211,6 +211,20 @@ static int memsw_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return knob_set(fc, "memory", "memory.swap.max", v2, v1);
 }
 
+/*
+ * mem_cgroup_write(): every RES_LIMIT file (limit, memsw, kmem, kmem.tcp)
+ * of the root is EINVAL, once the value parsed ("Can't set limit on root").
+ */
+static int root_refuses_limit(const struct v1_file_ctx *fc, char *buf)
+{
+	unsigned long long pages;
+	int r;
+
+	if (!is_root(fc))
+		return 0;
+	return (r = parse_pages(buf, &pages)) < 0 ? r : -EINVAL;
+}
+
 /* kmem.tcp.limit_in_bytes: parsed and kept, as v1 keeps it; no v2 knob. */
 static int stored_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
@@ -240,12 +254,24 @@ static int soft_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return knob_set(fc, "memory", "memory.low", v2, v1);
 }
 
+static int tcp_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+{
+	int r;
+
+	if ((r = root_refuses_limit(fc, buf)) < 0)
+		return r;
+	return stored_limit_write(fc, buf, len);
+}
+
 /* kmem.limit_in_bytes: 6.1 parses it and ignores it (the limit is gone). */
 static int ignored_limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	unsigned long long pages;
+	int r;
 
-	(void)fc, (void)len;
+	(void)len;
+	if ((r = root_refuses_limit(fc, buf)) < 0)
+		return r;
 	return parse_pages(buf, &pages);
 }
 
@@ -786,7 +812,7 @@ static const struct v1_file memory_files[] = {
 	{.name = "memory.kmem.tcp.limit_in_bytes",
 	 .mode = 0644,
 	 .default_value = MAX_BYTES,
-	 .write = stored_limit_write,
+	 .write = tcp_limit_write,
 	 .v2 = V2_NONE("socket memory is charged to memory.max in cgroup2; no separate tcp limit")},
 	{.name = "memory.kmem.tcp.max_usage_in_bytes",
 	 .mode = 0644,
