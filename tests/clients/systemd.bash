@@ -18,6 +18,7 @@
 # scope and powers off. Outside: the container's groups, and in the v2 guest
 # the real cgroup2 limits of the service.
 . "$(dirname "${BASH_SOURCE[0]}")/effects.bash"
+. "$(dirname "${BASH_SOURCE[0]}")/effects-log.bash"
 . "$(dirname "${BASH_SOURCE[0]}")/debian-rootfs.bash"
 
 work=/run/cgx-systemd root=/run/cgx-systemd/root ctl=/run/cgx-systemd/ctl
@@ -200,11 +201,16 @@ find systemd/ct -mindepth 1 -type d \( -name '*.service' -o -name '*.scope' \) |
 svc=$(find systemd/ct -type d -name svc.service | head -n1)
 pid=$(head -n1 "$svc/cgroup.procs" 2>/dev/null)
 echo "svc.service has a process: $([[ -n $pid ]] && echo yes || echo no)"
+# cgxfs's deprecation log names each unit the container's systemd made
+# groups for (issue 21).
+effect_logged systemd svc.service report.service init.scope
 if [[ $LAUNCHER == unshare ]]; then
 	echo "memory/ct/system.slice/svc.service: $(<memory/ct/system.slice/svc.service/memory.limit_in_bytes)"
 	effect_until memory_split_holds "$pid" 67108864
 	effect_limit "$pid" pids.max 40
 	effect_value "$pid" cpu.weight 59
+	# What the same units need on a unified systemd: their own drop-ins.
+	effect_dropin ct/svc.service "[Service]" MemoryMax=67108864 TasksMax=40 CPUWeight=59
 fi
 effect_cgroup cg "$pid"
 
