@@ -439,8 +439,6 @@ int render_html(FILE *out, const struct mig_report *report)
 	}
 	fputs(".</p>\n", out);
 	verdict_table(out, report);
-	if ((r = findings_table(out, report)) < 0)
-		return r;
 	if (report->have_hiers) {
 		fputs("<h2>Trees</h2>\n<p class=\"legend\"><span>&#9679; group</span><span>&#9632; "
 		      "v2 leaf holding processes</span><span style=\"color:#17702b\">green: "
@@ -473,6 +471,9 @@ int render_html(FILE *out, const struct mig_report *report)
 		if ((r = processes_table(out, report)) < 0 || (r = settings_table(out, report)) < 0)
 			return r;
 	}
+	/* After the trees: a reader sees the drawing first, as the verdict says. */
+	if ((r = findings_table(out, report)) < 0)
+		return r;
 	if (report->log)
 		log_section(out, report->log);
 	fputs("</body></html>\n", out);
