@@ -21,6 +21,8 @@
 #ifndef CGX_DEPRECATION_RATE_H
 #define CGX_DEPRECATION_RATE_H
 
+#include "unit_name.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -34,7 +36,7 @@
 #define DEPRECATION_PROGRAM_MAX 1024
 #define DEPRECATION_COMM_MAX	64
 #define DEPRECATION_TIME_MAX	32
-#define DEPRECATION_UNIT_MAX	256 /* UNIT_NAME_MAX */
+#define DEPRECATION_UNIT_MAX	UNIT_NAME_SIZE
 
 struct deprecation_rate_key {
 	uid_t uid;
