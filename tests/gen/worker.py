@@ -19,6 +19,7 @@ delays its answers (SEQ lets the asker drop the late ones).
 The runner forks this from itself (serve()); a shell script runs this file.
 """
 
+import errno
 import os
 import signal
 import sys
@@ -66,7 +67,11 @@ def serve(fifo_dir, name):
                     stop.wait()
 
                 t = threading.Thread(target=body, daemon=True)
-                t.start()
+                try:
+                    t.start()
+                except RuntimeError:  # clone refused past pids.max: the worker lives on
+                    answer(seq, "err", str(errno.EAGAIN), os.strerror(errno.EAGAIN))
+                    continue
                 started.wait()
                 threads[args[0]] = (t, stop)
                 answer(seq, "ok", str(box[0]))
