@@ -34,6 +34,8 @@ struct cgx_options {
 	const char *deprecation_log;
 	/* Bytes it may reach; 0: CGX_DEFAULT_DEPRECATION_LOG_MAX; CGX_DEPRECATION_LOG_NO_MAX. */
 	unsigned long long deprecation_log_max;
+	/* The records go to journald as well (deprecation_journal.h). */
+	bool journal;
 	/* cgroup.event_control registrations a uid other than root may hold; 0: the default. */
 	unsigned int listeners_per_uid;
 };

@@ -48,6 +48,7 @@ struct deprecation_seen {
 
 struct deprecation_log {
 	char path[PATH_MAX]; /* "" when no file is kept */
+	bool journal;	     /* lines go to journald too (deprecation_journal.h) */
 	int fd;		     /* -1 until opened, or after a failed open */
 	unsigned long long max_size;
 	bool capped; /* the line saying the cap was reached is in the file */
@@ -59,6 +60,7 @@ struct deprecation_log {
 	unsigned long long folded;  /* folded by the rate limit into a summary's count */
 	unsigned long long pending; /* of those, in a summary not yet written */
 	unsigned long long syslog_suppressed;
+	unsigned long long journal_lost; /* lines journald did not take */
 	long long syslog_window_start_ms;
 	unsigned int syslog_said;
 	unsigned long long syslog_held_back; /* held back by DEPRECATION_SYSLOG_TOTAL */
@@ -66,9 +68,13 @@ struct deprecation_log {
 	struct deprecation_seen said_once; /* the keys of records made once a run */
 };
 
-/* @max_size: bytes the file may reach, CGX_DEPRECATION_LOG_NO_MAX for no cap. */
-int deprecation_log_init(struct deprecation_log *log, const char *path,
-			 unsigned long long max_size);
+/*
+ * @max_size: bytes the file may reach, CGX_DEPRECATION_LOG_NO_MAX for no cap.
+ * @journal: the lines go to journald as well, and its entries stand for
+ * syslog's warnings.
+ */
+int deprecation_log_init(struct deprecation_log *log, const char *path, unsigned long long max_size,
+			 bool journal);
 /* Writes what the rate limit still holds, then closes the file. */
 void deprecation_log_release(struct deprecation_log *log);
 /* Closes and opens the file again, for logrotate's SIGHUP. */

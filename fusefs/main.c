@@ -8,6 +8,7 @@
 #include "watcher.h"
 
 #include "cgx.h"
+#include "deprecation_journal.h"
 #include "parse.h"
 
 #include <ctype.h>
@@ -52,6 +53,8 @@ static void usage(FILE *out)
 		"  --log-max SIZE      the size the log may reach, K/M/G suffixes; past\n"
 		"                      it records are dropped and counted (default 64M,\n"
 		"                      0 for no cap)\n"
+		"  --journal, --no-journal  the records to journald as well, or not\n"
+		"                      (default: as a systemd service where it listens)\n"
 		"  --supervise         keep the mount across daemon restarts: a keeper\n"
 		"                      holds the FUSE connection and restarts the daemon\n"
 		"  --fdstore           keep the FUSE connection in systemd's file\n"
@@ -100,6 +103,8 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"hierarchies", required_argument, NULL, 'H'},
 		{"log", required_argument, NULL, 'L'},
 		{"log-max", required_argument, NULL, 'M'},
+		{"journal", no_argument, NULL, 'j'},
+		{"no-journal", no_argument, NULL, 'J'},
 		{"primary-order", required_argument, NULL, 'P'},
 		{"supervise", no_argument, NULL, 'S'},
 		{"fdstore", no_argument, NULL, 'F'},
@@ -110,7 +115,7 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
+	int opt, journal = -1;
 
 	*args = (struct cgxfs_args){.model.base = "cgx", .mountpoint = DEFAULT_MOUNTPOINT};
 	while ((opt = getopt_long(argc, argv, "fdho:V", options, NULL)) != -1) {
@@ -133,6 +138,12 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 						"optional K, M or G suffix\n");
 				return -EINVAL;
 			}
+			break;
+		case 'j':
+			journal = 1;
+			break;
+		case 'J':
+			journal = 0;
 			break;
 		case 'P':
 			args->model.primary_order = optarg;
@@ -170,6 +181,13 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 			return -EINVAL;
 		}
 	}
+	/*
+	 * By default a service of systemd's, where journald listens, and not a
+	 * daemon an admin or a test started by hand, whose records stay in its
+	 * file: systemd sets $INVOCATION_ID in every unit's environment.
+	 */
+	args->model.journal = journal == 1 || (journal == -1 && getenv("INVOCATION_ID") &&
+					       deprecation_journal_present());
 	if (optind < argc)
 		args->mountpoint = argv[optind++];
 	if (optind < argc) {
