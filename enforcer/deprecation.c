@@ -627,6 +627,28 @@ static bool first_seen(struct deprecation_seen *seen, const char *key)
 	return true;
 }
 
+/* Counts a record of @kind by @program, under its own name while there is room. */
+static void count_program(struct deprecation_programs *programs, unsigned int kind,
+			  const char *program)
+{
+	char label[DEPRECATION_PROGRAM_LABEL_MAX];
+	unsigned int i;
+	bool cut;
+
+	log_text_copy(label, sizeof(label), program, strlen(program), SIZE_MAX, &cut);
+	for (i = 0; i < programs->nr && strcmp(programs->name[i], label); i++)
+		;
+	if (i == programs->nr) {
+		if (i == DEPRECATION_PROGRAMS) {
+			programs->other[kind]++;
+			return;
+		}
+		memcpy(programs->name[i], label, sizeof(label));
+		programs->nr++;
+	}
+	programs->count[i][kind]++;
+}
+
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event)
 {
 	struct deprecation_log *log = &ctx->deprecations;
@@ -648,10 +670,12 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 		tgid = event->caller->tid;
 	if (proc_identity_read_max(tgid, CMDLINE_JSON_MAX, &who) < 0) {
 		log->lost++;
+		log->programs.other[event->kind]++; /* by whom is lost with it */
 		return;
 	}
 	raw_program = proc_identity_program(&who);
 	log_text_copy(program, sizeof(program), raw_program, strlen(raw_program), SIZE_MAX, &cut);
+	count_program(&log->programs, event->kind, program);
 	log_text_copy(comm, sizeof(comm), who.comm, strlen(who.comm), SIZE_MAX, &cut);
 	record_unit(ctx, event, tgid, unit, sizeof(unit));
 	/*

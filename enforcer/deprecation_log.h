@@ -46,6 +46,21 @@ struct deprecation_seen {
 	unsigned int nr;		       /* at most half the slots, then all forgotten */
 };
 
+/*
+ * Records by program, for --metrics: the first DEPRECATION_PROGRAMS programs
+ * a run sees have a count of their own, the rest count together. First
+ * seen, not the busiest: a program that became a label stays one, so each
+ * exported count only grows, as a Prometheus counter must.
+ */
+#define DEPRECATION_PROGRAMS	      20
+#define DEPRECATION_PROGRAM_LABEL_MAX 128
+struct deprecation_programs {
+	char name[DEPRECATION_PROGRAMS][DEPRECATION_PROGRAM_LABEL_MAX];
+	unsigned long long count[DEPRECATION_PROGRAMS][DEPRECATION_NR_KINDS];
+	unsigned int nr;
+	unsigned long long other[DEPRECATION_NR_KINDS];
+};
+
 struct deprecation_log {
 	char path[PATH_MAX]; /* "" when no file is kept */
 	bool journal;	     /* lines go to journald too (deprecation_journal.h) */
@@ -66,6 +81,7 @@ struct deprecation_log {
 	unsigned long long syslog_held_back; /* held back by DEPRECATION_SYSLOG_TOTAL */
 	struct deprecation_rate_table rates;
 	struct deprecation_seen said_once; /* the keys of records made once a run */
+	struct deprecation_programs programs;
 };
 
 /*
