@@ -131,18 +131,6 @@ static bool log_kept(const struct deprecation_log *log)
 	return log->path[0] || log->journal;
 }
 
-static void journal_write(struct deprecation_log *log, struct json_object *obj)
-{
-	int r = deprecation_journal_send(obj, program_invocation_short_name);
-
-	if (r < 0) {
-		/* Said once, as the file's losses are. */
-		if (!log->journal_lost)
-			cgx_log_errno(r, "journal: deprecation records are lost from here");
-		log->journal_lost++;
-	}
-}
-
 /* Writes @obj (consumed) as a line standing for @records records, or counts them as not written. */
 static void log_write(struct deprecation_log *log, struct json_object *obj,
 		      unsigned long long records)
@@ -151,13 +139,14 @@ static void log_write(struct deprecation_log *log, struct json_object *obj,
 	size_t len = 0;
 	int r;
 
-	if (obj && log->journal)
-		journal_write(log, obj);
+	line = obj ? json_object_to_json_string_length(obj, json_flags, &len) : NULL;
+	/* journald gets what the file gets; it counts its own losses (journal_lost). */
+	if (line && log->journal)
+		journal_queue_push(&log->journal_queue, line, len);
 	if (!log->path[0]) {
 		json_object_put(obj);
 		return;
 	}
-	line = obj ? json_object_to_json_string_length(obj, json_flags, &len) : NULL;
 	r = line ? append_line(log, line, len) : -ENOMEM;
 	json_object_put(obj);
 	if (r == -EFBIG) {
@@ -338,6 +327,7 @@ int deprecation_log_init(struct deprecation_log *log, const char *path, unsigned
 	log->fd = -1;
 	log->max_size = max_size;
 	log->journal = journal;
+	journal_queue_init(&log->journal_queue, program_invocation_short_name);
 	if (path && snprintf(log->path, sizeof(log->path), "%s", path) >= (int)sizeof(log->path))
 		return -ENAMETOOLONG;
 	/* Opened at the first record: a daemon with nothing to report leaves no file. */
@@ -356,6 +346,7 @@ void deprecation_log_release(struct deprecation_log *log)
 	for (size_t i = 0; i < DEPRECATION_UID_SLOTS; i++)
 		if (log->rates.uid[i].used)
 			uid_flush(log, &log->rates.uid[i]);
+	journal_queue_release(&log->journal_queue);
 	if (log->fd >= 0)
 		close(log->fd);
 	log->fd = -1;
@@ -413,7 +404,7 @@ int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out)
 			   "log_lost %llu\nsyslog_suppressed %llu\nlog_folded %llu\n"
 			   "log_pending %llu\nlog_dropped %llu\njournal_lost %llu\n",
 			   log->lost, log->syslog_suppressed, log->folded, log->pending,
-			   log->dropped, log->journal_lost);
+			   log->dropped, journal_queue_lost(&log->journal_queue));
 }
 
 /* @src as the log keeps text (deprecation_text.h), in @size bytes; a cut one is named in @cuts. */
@@ -705,7 +696,9 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 		log->pending++;
 	}
 	/* The journal's entry is the warning: syslog would bring it to journald twice. */
-	if ((may & DEPRECATION_RATE_SYSLOG) && !log->journal)
+	if (log->journal)
+		return;
+	if (may & DEPRECATION_RATE_SYSLOG)
 		say(log, event, &who, program, unit, now_ms);
 	else
 		log->syslog_suppressed++;

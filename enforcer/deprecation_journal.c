@@ -3,6 +3,7 @@
 
 #include "deprecation_text.h"
 #include "kinds.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/uio.h>
 #include <syslog.h>
+#include <time.h>
 /* The entry is the record's, not a place in this file: no CODE_FILE, CODE_LINE, CODE_FUNC. */
 #define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
@@ -133,4 +135,129 @@ out:
 		free(iov[i].iov_base);
 	free(iov);
 	return r;
+}
+
+void journal_queue_init(struct journal_queue *queue, const char *identifier)
+{
+	memset(queue, 0, sizeof(*queue));
+	pthread_mutex_init(&queue->lock, NULL);
+	pthread_cond_init(&queue->wake, NULL);
+	pthread_cond_init(&queue->drained, NULL);
+	snprintf(queue->identifier, sizeof(queue->identifier), "%s", identifier);
+}
+
+/* Parses and sends one line; -errno as the journal or json-c said. */
+static int send_text(const char *text, const char *identifier)
+{
+	struct json_object *line = json_tokener_parse(text);
+	int r;
+
+	if (!line)
+		return -EINVAL;
+	r = deprecation_journal_send(line, identifier);
+	json_object_put(line);
+	return r;
+}
+
+static void *sender(void *arg)
+{
+	struct journal_queue *queue = arg;
+
+	pthread_mutex_lock(&queue->lock);
+	for (;;) {
+		char *text;
+		int r;
+
+		while (!queue->nr && !queue->stop)
+			pthread_cond_wait(&queue->wake, &queue->lock);
+		if (!queue->nr)
+			break;
+		text = queue->line[queue->head];
+		queue->line[queue->head] = NULL;
+		queue->head = (queue->head + 1) % JOURNAL_QUEUE_MAX;
+		queue->nr--;
+		queue->sending = true;
+		pthread_mutex_unlock(&queue->lock);
+		r = send_text(text, queue->identifier);
+		free(text);
+		pthread_mutex_lock(&queue->lock);
+		queue->sending = false;
+		if (r < 0) {
+			/* Said once, as the file's losses are. */
+			if (!queue->lost)
+				cgx_log_errno(r, "journal: deprecation records are lost from here");
+			__atomic_fetch_add(&queue->lost, 1, __ATOMIC_RELAXED);
+		}
+		if (!queue->nr)
+			pthread_cond_broadcast(&queue->drained);
+	}
+	pthread_mutex_unlock(&queue->lock);
+	return NULL;
+}
+
+/* The thread of this process, started at its first line. Under the queue's lock. */
+static bool sender_running(struct journal_queue *queue)
+{
+	pid_t self = getpid();
+	int r;
+
+	if (queue->sender_of == self)
+		return true;
+	if ((r = pthread_create(&queue->thread, NULL, sender, queue)) != 0) {
+		cgx_log_errno(-r, "journal: cannot start the thread that sends the records");
+		return false;
+	}
+	queue->sender_of = self;
+	return true;
+}
+
+void journal_queue_push(struct journal_queue *queue, const char *text, size_t len)
+{
+	char *copy = strndup(text, len);
+
+	pthread_mutex_lock(&queue->lock);
+	if (!copy || queue->nr == JOURNAL_QUEUE_MAX || !sender_running(queue)) {
+		if (!queue->lost)
+			cgx_log(CGX_LOG_WARNING,
+				"journal: deprecation records are lost from here (%s)",
+				copy ? "journald does not keep up" : "no memory");
+		__atomic_fetch_add(&queue->lost, 1, __ATOMIC_RELAXED);
+		free(copy);
+	} else {
+		queue->line[(queue->head + queue->nr) % JOURNAL_QUEUE_MAX] = copy;
+		queue->nr++;
+		pthread_cond_signal(&queue->wake);
+	}
+	pthread_mutex_unlock(&queue->lock);
+}
+
+unsigned long long journal_queue_lost(const struct journal_queue *queue)
+{
+	/* Added to under the queue's lock; read without it by the counters' readers. */
+	return __atomic_load_n(&queue->lost, __ATOMIC_RELAXED);
+}
+
+void journal_queue_release(struct journal_queue *queue)
+{
+	struct timespec deadline;
+	bool joinable;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 1;
+	pthread_mutex_lock(&queue->lock);
+	joinable = queue->sender_of == getpid();
+	while (joinable && (queue->nr || queue->sending))
+		if (pthread_cond_timedwait(&queue->drained, &queue->lock, &deadline) == ETIMEDOUT)
+			joinable = false; /* stuck in a send: left to end with the process */
+	queue->stop = true;
+	pthread_cond_signal(&queue->wake);
+	pthread_mutex_unlock(&queue->lock);
+	if (joinable)
+		pthread_join(queue->thread, NULL);
+	else if (queue->sender_of == getpid())
+		pthread_detach(queue->thread);
+	for (unsigned int i = 0; i < JOURNAL_QUEUE_MAX; i++)
+		free(queue->line[i]);
+	queue->nr = 0;
+	queue->sender_of = 0;
 }

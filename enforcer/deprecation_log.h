@@ -15,6 +15,7 @@
 #ifndef CGX_DEPRECATION_LOG_H
 #define CGX_DEPRECATION_LOG_H
 
+#include "deprecation_journal.h"
 #include "deprecation_rate.h"
 #include "kinds.h"
 #include "tree.h"
@@ -75,13 +76,13 @@ struct deprecation_log {
 	unsigned long long folded;  /* folded by the rate limit into a summary's count */
 	unsigned long long pending; /* of those, in a summary not yet written */
 	unsigned long long syslog_suppressed;
-	unsigned long long journal_lost; /* lines journald did not take */
 	long long syslog_window_start_ms;
 	unsigned int syslog_said;
 	unsigned long long syslog_held_back; /* held back by DEPRECATION_SYSLOG_TOTAL */
 	struct deprecation_rate_table rates;
 	struct deprecation_seen said_once; /* the keys of records made once a run */
 	struct deprecation_programs programs;
+	struct journal_queue journal_queue; /* with journal: the lines on their way */
 };
 
 /*

@@ -35,5 +35,5 @@ void cgx_metrics_snapshot(struct cgx_ctx *ctx, struct cgx_metrics *out)
 	out->log_lost = log->lost;
 	out->log_dropped = log->dropped;
 	out->log_folded = log->folded;
-	out->journal_lost = log->journal_lost;
+	out->journal_lost = journal_queue_lost(&log->journal_queue);
 }

@@ -2,19 +2,21 @@
 """journald's socket as a test sees it: the entries sent there, one JSON object a line.
 
     journal-sink.py SOCKET OUT
+    journal-sink.py SOCKET --stuck
 
 Binds the datagram socket SOCKET and appends each entry that arrives to OUT
 as {"FIELD": "value", ...}, as journald's native protocol carries it
 (systemd.io/JOURNAL_NATIVE_PROTOCOL): "FIELD=value" lines, or "FIELD", a
 64-bit little-endian length and the bytes, for a value with a newline; an
 entry too big for a datagram comes as a memfd passed with SCM_RIGHTS.
-Runs until killed.
+Runs until killed. --stuck: binds and never reads, as a journald that hangs.
 """
 
 import array
 import json
 import os
 import socket
+import signal
 import struct
 import sys
 
@@ -41,6 +43,8 @@ def main():
     path, out = sys.argv[1:3]
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(path)
+    if out == "--stuck":
+        signal.pause()
     fds_size = socket.CMSG_SPACE(array.array("i", [0]).itemsize)
     with open(out, "a") as f:
         while True:
