@@ -26,71 +26,104 @@ bool sysfs_overlay_needed(const char *mountpoint)
 	       errno == ENOENT;
 }
 
-/* Moves a recursive clone of /sys/fs/@name into the detached tmpfs @tmpfs_fd. */
-static int carry_entry(int tmpfs_fd, const char *name)
+/* Puts a recursive clone of /sys/fs/@name at @dir/@name, a directory or file made for it. */
+static int carry_entry(const char *dir, const char *name)
 {
-	char path[PATH_MAX];
+	char from[PATH_MAX], to[PATH_MAX];
 	_cleanup_close_ int tree_fd = -1;
 	struct stat st;
 
-	snprintf(path, sizeof(path), SYSFS_DIR "%s", name);
-	if (lstat(path, &st) < 0)
+	snprintf(from, sizeof(from), SYSFS_DIR "%s", name);
+	if (snprintf(to, sizeof(to), "%s/%s", dir, name) >= (int)sizeof(to))
+		return -ENAMETOOLONG;
+	if (lstat(from, &st) < 0)
 		return -errno;
 	if (S_ISDIR(st.st_mode)) {
-		if (mkdirat(tmpfs_fd, name, st.st_mode & 07777) < 0)
+		if (mkdir(to, st.st_mode & 07777) < 0)
 			return -errno;
 	} else {
 		_cleanup_close_ int file_fd =
-			openat(tmpfs_fd, name, O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
+			open(to, O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
 		if (file_fd < 0)
 			return -errno;
 	}
-	tree_fd = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	tree_fd = open_tree(AT_FDCWD, from, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 	if (tree_fd < 0)
 		return -errno;
-	if (move_mount(tree_fd, "", tmpfs_fd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+	if (move_mount(tree_fd, "", AT_FDCWD, to, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		return -errno;
 	return 0;
 }
 
-int sysfs_overlay_setup(const char *mountpoint)
+/* The tmpfs at @dir with every entry of /sys/fs carried over and @mountpoint's directory. */
+static int overlay_fill(const char *dir, const char *mountpoint)
 {
-	_cleanup_close_ int fs_fd = -1, tmpfs_fd = -1;
-	DIR *listing;
+	char compat[PATH_MAX];
 	struct dirent *entry;
+	DIR *listing;
 	int r = 0;
 
-	/* Built detached, then moved over /sys/fs in one step: nobody sees half of it. */
-	if ((fs_fd = fsopen("tmpfs", FSOPEN_CLOEXEC)) < 0)
-		return cgx_log_errno(-errno, "fsopen tmpfs");
-	if (fsconfig(fs_fd, FSCONFIG_SET_STRING, "mode", "0755", 0) < 0 ||
-	    fsconfig(fs_fd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return cgx_log_errno(-errno, "configure tmpfs for /sys/fs");
-	if ((tmpfs_fd = fsmount(fs_fd, FSMOUNT_CLOEXEC, 0)) < 0)
-		return cgx_log_errno(-errno, "fsmount tmpfs");
 	if (!(listing = opendir(SYSFS_DIR)))
 		return cgx_log_errno(-errno, "cannot list " SYSFS_DIR);
 	while (r == 0 && (entry = readdir(listing))) {
 		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
 			continue;
-		if ((r = carry_entry(tmpfs_fd, entry->d_name)) < 0)
+		if ((r = carry_entry(dir, entry->d_name)) < 0)
 			cgx_log_errno(r, "cannot carry " SYSFS_DIR "%s over", entry->d_name);
 	}
 	closedir(listing);
 	if (r < 0)
-		return r; /* the detached tmpfs and its binds vanish with tmpfs_fd */
-	if (mkdirat(tmpfs_fd, mountpoint + strlen(SYSFS_DIR), 0755) < 0)
-		return cgx_log_errno(-errno, "cannot make %s", mountpoint);
-	if (move_mount(tmpfs_fd, "", AT_FDCWD, SYSFS_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return cgx_log_errno(-errno, "cannot lay a tmpfs over " SYSFS_DIR);
-	/* A mount fd takes no xattr: the mark goes on once the tmpfs is in place. */
-	if (setxattr(SYSFS_DIR, OVERLAY_MARK, "1", 1, 0) < 0) {
-		int r = cgx_log_errno(-errno, "cannot mark the tmpfs over " SYSFS_DIR);
-
-		umount2(SYSFS_DIR, MNT_DETACH);
 		return r;
-	}
+	snprintf(compat, sizeof(compat), "%s/%s", dir, mountpoint + strlen(SYSFS_DIR));
+	if (mkdir(compat, 0755) < 0)
+		return cgx_log_errno(-errno, "cannot make %s", mountpoint);
 	return 0;
+}
+
+/*
+ * The tmpfs is built aside, then moved over /sys/fs in one step: nobody
+ * sees half of it. Aside is a private tmpfs of our own under /run, not a
+ * detached mount (fsmount()): the kernels of today's distributions (6.1
+ * among them) refuse to move a mount into a tree outside the caller's
+ * mount namespace, which a detached tree is. Private, so that the
+ * overlay may be moved away from it (MS_MOVE refuses a mount whose parent
+ * is shared), and the staging mount goes on every path.
+ */
+int sysfs_overlay_setup(const char *mountpoint)
+{
+	char staging[] = "/run/cgxfs-overlay.XXXXXX", overlay[sizeof(staging) + 3];
+	int r;
+
+	if (!mkdtemp(staging))
+		return cgx_log_errno(-errno, "cannot make a directory under /run");
+	snprintf(overlay, sizeof(overlay), "%s/fs", staging);
+	if (mount("cgxfs-staging", staging, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "mode=0700") < 0) {
+		r = cgx_log_errno(-errno, "cannot mount a tmpfs on %s", staging);
+		goto out_rmdir;
+	}
+	if (mount(NULL, staging, NULL, MS_PRIVATE, NULL) < 0 || mkdir(overlay, 0755) < 0 ||
+	    mount("tmpfs", overlay, "tmpfs", 0, "mode=0755") < 0) {
+		r = cgx_log_errno(-errno, "cannot make the tmpfs for " SYSFS_DIR);
+		goto out_umount;
+	}
+	if ((r = overlay_fill(overlay, mountpoint)) < 0)
+		goto out_umount;
+	if (mount(overlay, SYSFS_DIR, NULL, MS_MOVE, NULL) < 0) {
+		r = cgx_log_errno(-errno, "cannot lay a tmpfs over " SYSFS_DIR);
+		goto out_umount;
+	}
+	/* Marked once in place, where sysfs_overlay_teardown() looks. */
+	if (setxattr(SYSFS_DIR, OVERLAY_MARK, "1", 1, 0) < 0) {
+		r = cgx_log_errno(-errno, "cannot mark the tmpfs over " SYSFS_DIR);
+		umount2(SYSFS_DIR, MNT_DETACH);
+	}
+out_umount:
+	/* Empty once the overlay moved; else takes the half-built one and its clones along. */
+	umount2(staging, MNT_DETACH);
+out_rmdir:
+	rmdir(staging);
+	return r;
 }
 
 int sysfs_overlay_teardown(void)
