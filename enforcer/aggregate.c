@@ -585,31 +585,54 @@ void aggregate_state_release(struct aggregate_state *state)
 	*state = (struct aggregate_state){0};
 }
 
-/* One line per limit set in @dir's subtree of @h: "memory /db memory.max exact". */
-static int report_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h, struct strbuf *out)
+/* What a walk over the limits set does with each: @dir's limit of @kind in @h. */
+typedef int (*limit_visit_t)(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
+			     const struct aggregate_kind *kind, bool enforced, void *arg);
+
+/* Each limit set in @dir's subtree of @h, parents first. */
+static int walk_limits(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h, limit_visit_t visit,
+		       void *arg)
 {
 	struct v2_dir *child = NULL;
 	unsigned long long limit, period;
-	char path[PATH_MAX];
 	int r;
 
-	if (dir != ctx->tree.base && tree_path(dir, true, path, sizeof(path)) == 0) {
+	if (dir != ctx->tree.base) {
 		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 			if (!hier_has_controller(&ctx->hiers.hier[h], kinds[k].controller) ||
 			    !group_limit(ctx, dir, h, &kinds[k], &limit, &period))
 				continue;
-			if ((r = strbuf_addf(out, "%s %s %s %s\n", ctx->hiers.hier[h].dir_name,
-					     path, kinds[k].v2_file,
-					     dir->group[h]->limit_enforced & (1u << k) ? "enforced"
-										       : "exact")) <
-			    0)
+			if ((r = visit(ctx, dir, h, &kinds[k],
+				       dir->group[h]->limit_enforced & (1u << k), arg)) < 0)
 				return r;
 		}
 	}
 	while ((child = cgx_group_next_child(dir, h, child)))
-		if ((r = report_group(ctx, child, h, out)) < 0)
+		if ((r = walk_limits(ctx, child, h, visit, arg)) < 0)
 			return r;
 	return 0;
+}
+
+static int walk_all_limits(struct cgx_ctx *ctx, limit_visit_t visit, void *arg)
+{
+	int r;
+
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
+		if ((r = walk_limits(ctx, ctx->tree.base, h, visit, arg)) < 0)
+			return r;
+	return 0;
+}
+
+/* One line of cgx.limits: "memory /db memory.max exact". */
+static int report_limit(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
+			const struct aggregate_kind *kind, bool enforced, void *arg)
+{
+	char path[PATH_MAX];
+
+	if (tree_path(dir, true, path, sizeof(path)) < 0)
+		return 0;
+	return strbuf_addf(arg, "%s %s %s %s\n", ctx->hiers.hier[h].dir_name, path, kind->v2_file,
+			   enforced ? "enforced" : "exact");
 }
 
 int cgx_limits_report(struct cgx_ctx *ctx, struct strbuf *out)
@@ -619,10 +642,26 @@ int cgx_limits_report(struct cgx_ctx *ctx, struct strbuf *out)
 	/* An empty file still reads as text. */
 	if ((r = strbuf_add(out, "", 0)) < 0)
 		return r;
-	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
-		if ((r = report_group(ctx, ctx->tree.base, h, out)) < 0)
-			return r;
+	return walk_all_limits(ctx, report_limit, out);
+}
+
+static int count_limit(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
+		       const struct aggregate_kind *kind, bool enforced, void *arg)
+{
+	unsigned long long *counts = arg;
+
+	(void)ctx, (void)dir, (void)h, (void)kind;
+	counts[enforced]++;
 	return 0;
+}
+
+void cgx_limits_count(struct cgx_ctx *ctx, unsigned long long *exact, unsigned long long *enforced)
+{
+	unsigned long long counts[2] = {0, 0};
+
+	walk_all_limits(ctx, count_limit, counts);
+	*exact = counts[0];
+	*enforced = counts[1];
 }
 
 int cgx_aggregate_settle(struct cgx_ctx *ctx)

@@ -34,6 +34,8 @@ struct cgx_options {
 	const char *deprecation_log;
 	/* Bytes it may reach; 0: CGX_DEFAULT_DEPRECATION_LOG_MAX; CGX_DEPRECATION_LOG_NO_MAX. */
 	unsigned long long deprecation_log_max;
+	/* The records go to journald as well (deprecation_journal.h). */
+	bool journal;
 	/* cgroup.event_control registrations a uid other than root may hold; 0: the default. */
 	unsigned int listeners_per_uid;
 };
@@ -165,6 +167,21 @@ int cgx_aggregate_settle(struct cgx_ctx *ctx);
  * or "... enforced" when it is split over leaves outside the group.
  */
 int cgx_limits_report(struct cgx_ctx *ctx, struct strbuf *out);
+/* How many limits cgx.limits lists as exact, and as enforced. */
+void cgx_limits_count(struct cgx_ctx *ctx, unsigned long long *exact, unsigned long long *enforced);
+
+/* What cgxfs --metrics exports of the model (metrics.c): copied under the lock, written after. */
+struct cgx_metrics {
+	unsigned int nr_hiers;
+	char hier_name[CGX_MAX_HIER][256]; /* as mounted and logged: "cpu,cpuacct", "name=jobs" */
+	unsigned long long groups[CGX_MAX_HIER]; /* the root not counted */
+	unsigned long long leaves;		 /* directories made for divergent tuples */
+	unsigned long long limits_exact, limits_enforced;
+	unsigned long long deprecations[DEPRECATION_NR_KINDS];
+	struct deprecation_programs programs;
+	unsigned long long log_lost, log_dropped, log_folded, journal_lost;
+};
+void cgx_metrics_snapshot(struct cgx_ctx *ctx, struct cgx_metrics *out);
 
 /* notify_on_release (release.c). */
 /* True when some hierarchy has a release agent: cgroup.events is watched then too. */

@@ -147,7 +147,8 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 		options->deprecation_log ? options->deprecation_log : CGX_DEFAULT_DEPRECATION_LOG;
 	log_max = options->deprecation_log_max ? options->deprecation_log_max
 					       : CGX_DEFAULT_DEPRECATION_LOG_MAX;
-	if ((r = deprecation_log_init(&ctx->deprecations, log_path, log_max)) < 0) {
+	if ((r = deprecation_log_init(&ctx->deprecations, log_path, log_max, options->journal)) <
+	    0) {
 		cgx_log_errno(r, "bad deprecation log path");
 		free(ctx);
 		return r;

@@ -4,12 +4,14 @@
  * rate limit and the size cap, and deciding which operations are
  * multi-hierarchy uses.
  */
+#include "deprecation_journal.h"
 #include "deprecation_log.h"
 #include "deprecation_text.h"
 #include "deprecation.h"
 #include "proc_identity.h"
 #include "unit_name.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -123,6 +125,12 @@ static int append_line(struct deprecation_log *log, const char *line, size_t len
 	return write_line(log->fd, line, len);
 }
 
+/* Whether a line goes anywhere: a file, the journal. */
+static bool log_kept(const struct deprecation_log *log)
+{
+	return log->path[0] || log->journal;
+}
+
 /* Writes @obj (consumed) as a line standing for @records records, or counts them as not written. */
 static void log_write(struct deprecation_log *log, struct json_object *obj,
 		      unsigned long long records)
@@ -131,11 +139,14 @@ static void log_write(struct deprecation_log *log, struct json_object *obj,
 	size_t len = 0;
 	int r;
 
+	line = obj ? json_object_to_json_string_length(obj, json_flags, &len) : NULL;
+	/* journald gets what the file gets; it counts its own losses (journal_lost). */
+	if (line && log->journal)
+		journal_queue_push(&log->journal_queue, line, len);
 	if (!log->path[0]) {
 		json_object_put(obj);
 		return;
 	}
-	line = obj ? json_object_to_json_string_length(obj, json_flags, &len) : NULL;
 	r = line ? append_line(log, line, len) : -ENOMEM;
 	json_object_put(obj);
 	if (r == -EFBIG) {
@@ -264,7 +275,7 @@ static void uid_write(struct deprecation_log *log, uid_t account, uid_t uid, uns
 	char time[DEPRECATION_TIME_MAX];
 	size_t len = 0;
 
-	if (!log->path[0] || !obj || !json_object_to_json_string_length(obj, json_flags, &len)) {
+	if (!log_kept(log) || !obj || !json_object_to_json_string_length(obj, json_flags, &len)) {
 		log_write(log, obj, records);
 		return;
 	}
@@ -293,6 +304,9 @@ static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slo
 			  slot->folded, true, now_ms);
 		slot->folded = 0;
 	}
+	/* The journal has no held-back warnings: its entries are the lines, summaries too. */
+	if (slot->held_back && log->journal)
+		slot->held_back = 0;
 	if (slot->held_back) {
 		log_text_printable(program, sizeof(program), slot->program);
 		if (syslog_room(log, now_ms))
@@ -306,11 +320,14 @@ static void rate_flush(struct deprecation_log *log, struct deprecation_rate *slo
 	}
 }
 
-int deprecation_log_init(struct deprecation_log *log, const char *path, unsigned long long max_size)
+int deprecation_log_init(struct deprecation_log *log, const char *path, unsigned long long max_size,
+			 bool journal)
 {
 	memset(log, 0, sizeof(*log));
 	log->fd = -1;
 	log->max_size = max_size;
+	log->journal = journal;
+	journal_queue_init(&log->journal_queue, program_invocation_short_name);
 	if (path && snprintf(log->path, sizeof(log->path), "%s", path) >= (int)sizeof(log->path))
 		return -ENAMETOOLONG;
 	/* Opened at the first record: a daemon with nothing to report leaves no file. */
@@ -329,6 +346,7 @@ void deprecation_log_release(struct deprecation_log *log)
 	for (size_t i = 0; i < DEPRECATION_UID_SLOTS; i++)
 		if (log->rates.uid[i].used)
 			uid_flush(log, &log->rates.uid[i]);
+	journal_queue_release(&log->journal_queue);
 	if (log->fd >= 0)
 		close(log->fd);
 	log->fd = -1;
@@ -384,9 +402,9 @@ int cgx_deprecation_counters(struct cgx_ctx *ctx, struct strbuf *out)
 			return r;
 	return strbuf_addf(out,
 			   "log_lost %llu\nsyslog_suppressed %llu\nlog_folded %llu\n"
-			   "log_pending %llu\nlog_dropped %llu\n",
+			   "log_pending %llu\nlog_dropped %llu\njournal_lost %llu\n",
 			   log->lost, log->syslog_suppressed, log->folded, log->pending,
-			   log->dropped);
+			   log->dropped, journal_queue_lost(&log->journal_queue));
 }
 
 /* @src as the log keeps text (deprecation_text.h), in @size bytes; a cut one is named in @cuts. */
@@ -563,18 +581,16 @@ static void say(struct deprecation_log *log, const struct deprecation_event *eve
 		const struct proc_identity *who, const char *program, const char *unit,
 		long long now_ms)
 {
-	char printable[256], detail[512];
+	char warning[1024];
 
 	if (!syslog_room(log, now_ms)) {
 		log->syslog_suppressed++;
 		log->syslog_held_back++;
 		return;
 	}
-	log_text_printable(printable, sizeof(printable), program);
-	log_text_printable(detail, sizeof(detail), event->detail ? event->detail : "");
-	cgx_log(CGX_LOG_WARNING, "deprecated: %s by %s%s%s (pid %d, uid %u)%s%s",
-		deprecation_kind_name(event->kind), printable, unit[0] ? " for " : "", unit,
-		(int)who->pid, (unsigned int)who->uid, detail[0] ? ": " : "", detail);
+	log_text_warning(warning, sizeof(warning), deprecation_kind_name(event->kind), program,
+			 unit, (int)who->pid, (unsigned int)who->uid, event->detail);
+	cgx_log(CGX_LOG_WARNING, "%s", warning);
 }
 
 /*
@@ -602,6 +618,28 @@ static bool first_seen(struct deprecation_seen *seen, const char *key)
 	return true;
 }
 
+/* Counts a record of @kind by @program, under its own name while there is room. */
+static void count_program(struct deprecation_programs *programs, unsigned int kind,
+			  const char *program)
+{
+	char label[DEPRECATION_PROGRAM_LABEL_MAX];
+	unsigned int i;
+	bool cut;
+
+	log_text_copy(label, sizeof(label), program, strlen(program), SIZE_MAX, &cut);
+	for (i = 0; i < programs->nr && strcmp(programs->name[i], label); i++)
+		;
+	if (i == programs->nr) {
+		if (i == DEPRECATION_PROGRAMS) {
+			programs->other[kind]++;
+			return;
+		}
+		memcpy(programs->name[i], label, sizeof(label));
+		programs->nr++;
+	}
+	programs->count[i][kind]++;
+}
+
 void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *event)
 {
 	struct deprecation_log *log = &ctx->deprecations;
@@ -623,10 +661,12 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 		tgid = event->caller->tid;
 	if (proc_identity_read_max(tgid, CMDLINE_JSON_MAX, &who) < 0) {
 		log->lost++;
+		log->programs.other[event->kind]++; /* by whom is lost with it */
 		return;
 	}
 	raw_program = proc_identity_program(&who);
 	log_text_copy(program, sizeof(program), raw_program, strlen(raw_program), SIZE_MAX, &cut);
+	count_program(&log->programs, event->kind, program);
 	log_text_copy(comm, sizeof(comm), who.comm, strlen(who.comm), SIZE_MAX, &cut);
 	record_unit(ctx, event, tgid, unit, sizeof(unit));
 	/*
@@ -655,6 +695,9 @@ void deprecation_record(struct cgx_ctx *ctx, const struct deprecation_event *eve
 		log->folded++;
 		log->pending++;
 	}
+	/* The journal's entry is the warning: syslog would bring it to journald twice. */
+	if (log->journal)
+		return;
 	if (may & DEPRECATION_RATE_SYSLOG)
 		say(log, event, &who, program, unit, now_ms);
 	else

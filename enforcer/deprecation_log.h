@@ -15,6 +15,7 @@
 #ifndef CGX_DEPRECATION_LOG_H
 #define CGX_DEPRECATION_LOG_H
 
+#include "deprecation_journal.h"
 #include "deprecation_rate.h"
 #include "kinds.h"
 #include "tree.h"
@@ -46,8 +47,24 @@ struct deprecation_seen {
 	unsigned int nr;		       /* at most half the slots, then all forgotten */
 };
 
+/*
+ * Records by program, for --metrics: the first DEPRECATION_PROGRAMS programs
+ * a run sees have a count of their own, the rest count together. First
+ * seen, not the busiest: a program that became a label stays one, so each
+ * exported count only grows, as a Prometheus counter must.
+ */
+#define DEPRECATION_PROGRAMS	      20
+#define DEPRECATION_PROGRAM_LABEL_MAX 128
+struct deprecation_programs {
+	char name[DEPRECATION_PROGRAMS][DEPRECATION_PROGRAM_LABEL_MAX];
+	unsigned long long count[DEPRECATION_PROGRAMS][DEPRECATION_NR_KINDS];
+	unsigned int nr;
+	unsigned long long other[DEPRECATION_NR_KINDS];
+};
+
 struct deprecation_log {
 	char path[PATH_MAX]; /* "" when no file is kept */
+	bool journal;	     /* lines go to journald too (deprecation_journal.h) */
 	int fd;		     /* -1 until opened, or after a failed open */
 	unsigned long long max_size;
 	bool capped; /* the line saying the cap was reached is in the file */
@@ -64,11 +81,17 @@ struct deprecation_log {
 	unsigned long long syslog_held_back; /* held back by DEPRECATION_SYSLOG_TOTAL */
 	struct deprecation_rate_table rates;
 	struct deprecation_seen said_once; /* the keys of records made once a run */
+	struct deprecation_programs programs;
+	struct journal_queue journal_queue; /* with journal: the lines on their way */
 };
 
-/* @max_size: bytes the file may reach, CGX_DEPRECATION_LOG_NO_MAX for no cap. */
-int deprecation_log_init(struct deprecation_log *log, const char *path,
-			 unsigned long long max_size);
+/*
+ * @max_size: bytes the file may reach, CGX_DEPRECATION_LOG_NO_MAX for no cap.
+ * @journal: the lines go to journald as well, and its entries stand for
+ * syslog's warnings.
+ */
+int deprecation_log_init(struct deprecation_log *log, const char *path, unsigned long long max_size,
+			 bool journal);
 /* Writes what the rate limit still holds, then closes the file. */
 void deprecation_log_release(struct deprecation_log *log);
 /* Closes and opens the file again, for logrotate's SIGHUP. */

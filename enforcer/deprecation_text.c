@@ -112,3 +112,16 @@ void log_text_printable(char *dst, size_t size, const char *src)
 	}
 	dst[out] = '\0';
 }
+
+void log_text_warning(char *dst, size_t size, const char *kind, const char *program,
+		      const char *unit, int pid, unsigned int uid, const char *detail)
+{
+	char printable_program[256], printable_unit[256], printable_detail[512];
+
+	log_text_printable(printable_program, sizeof(printable_program), program);
+	log_text_printable(printable_unit, sizeof(printable_unit), unit ? unit : "");
+	log_text_printable(printable_detail, sizeof(printable_detail), detail ? detail : "");
+	snprintf(dst, size, "deprecated: %s by %s%s%s (pid %d, uid %u)%s%s", kind,
+		 printable_program, printable_unit[0] ? " for " : "", printable_unit, pid, uid,
+		 printable_detail[0] ? ": " : "", printable_detail);
+}

@@ -29,4 +29,12 @@ size_t log_text_copy(char *dst, size_t size, const char *src, size_t len, size_t
  */
 void log_text_printable(char *dst, size_t size, const char *src);
 
+/*
+ * The one-line warning of a record, as syslog and the journal's MESSAGE
+ * say it: "deprecated: KIND by PROGRAM[ for UNIT] (pid P, uid U)[: DETAIL]",
+ * each text made printable, in @size bytes of @dst.
+ */
+void log_text_warning(char *dst, size_t size, const char *kind, const char *program,
+		      const char *unit, int pid, unsigned int uid, const char *detail);
+
 #endif

@@ -149,16 +149,23 @@ int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd)
 {
 	char path[PATH_MAX + 64], rel[PATH_MAX];
 
-	/* Adding a watch twice returns the same one: cheap to repeat for every leaf. */
+	/*
+	 * Once per leaf: the watch lasts as long as its directory, and this runs
+	 * at every wake-up while some limit is split, over every leaf.
+	 */
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
-		if (tree_path(leaf, false, rel, sizeof(rel)) < 0)
+		if (leaf->events_watched || tree_path(leaf, false, rel, sizeof(rel)) < 0)
 			continue;
 		/* Through the base's fd: right however the mount point is reached. */
 		if (snprintf(path, sizeof(path), "/proc/self/fd/%d/%s/cgroup.events", ctx->base_fd,
 			     rel) >= (int)sizeof(path))
 			continue;
-		if (inotify_add_watch(inotify_fd, path, IN_MODIFY) < 0 && errno != ENOENT)
-			return -errno;
+		if (inotify_add_watch(inotify_fd, path, IN_MODIFY) < 0) {
+			if (errno != ENOENT)
+				return -errno;
+			continue;
+		}
+		leaf->events_watched = true;
 	}
 	return 0;
 }

@@ -80,6 +80,8 @@ struct v2_dir {
 	/* Non-NULL when processes of this tuple live here. */
 	struct tuple *leaf_tuple;
 	struct v2_dir *leaf_next, **leaf_pprev;
+	/* Its cgroup.events has the watcher's inotify watch (as long as the directory lasts). */
+	bool events_watched;
 };
 
 #define v2_dir_for_each_child(child, dir)                                                          \

@@ -5,9 +5,11 @@
 #include "notify.h"
 #include "ops.h"
 #include "sysfs_overlay.h"
+#include "timed_ops.h"
 #include "watcher.h"
 
 #include "cgx.h"
+#include "deprecation_journal.h"
 #include "parse.h"
 
 #include <ctype.h>
@@ -28,6 +30,7 @@ struct cgxfs_args {
 	struct cgx_options model;
 	const char *mountpoint;
 	const char *fuse_opts;
+	const char *metrics; /* --metrics FILE, or NULL */
 	bool foreground;
 	bool debug;
 	bool supervise;
@@ -52,6 +55,10 @@ static void usage(FILE *out)
 		"  --log-max SIZE      the size the log may reach, K/M/G suffixes; past\n"
 		"                      it records are dropped and counted (default 64M,\n"
 		"                      0 for no cap)\n"
+		"  --journal, --no-journal  the records to journald as well, or not\n"
+		"                      (default: as a systemd service where it listens)\n"
+		"  --metrics FILE      write Prometheus metrics to FILE (node_exporter's\n"
+		"                      textfile format) every 5 s\n"
 		"  --supervise         keep the mount across daemon restarts: a keeper\n"
 		"                      holds the FUSE connection and restarts the daemon\n"
 		"  --fdstore           keep the FUSE connection in systemd's file\n"
@@ -100,6 +107,9 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"hierarchies", required_argument, NULL, 'H'},
 		{"log", required_argument, NULL, 'L'},
 		{"log-max", required_argument, NULL, 'M'},
+		{"journal", no_argument, NULL, 'j'},
+		{"metrics", required_argument, NULL, 'm'},
+		{"no-journal", no_argument, NULL, 'J'},
 		{"primary-order", required_argument, NULL, 'P'},
 		{"supervise", no_argument, NULL, 'S'},
 		{"fdstore", no_argument, NULL, 'F'},
@@ -110,7 +120,7 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
+	int opt, journal = -1;
 
 	*args = (struct cgxfs_args){.model.base = "cgx", .mountpoint = DEFAULT_MOUNTPOINT};
 	while ((opt = getopt_long(argc, argv, "fdho:V", options, NULL)) != -1) {
@@ -133,6 +143,20 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 						"optional K, M or G suffix\n");
 				return -EINVAL;
 			}
+			break;
+		case 'j':
+			journal = 1;
+			break;
+		case 'J':
+			journal = 0;
+			break;
+		case 'm':
+			/* The daemon's cwd is / once it runs in the background. */
+			if (optarg[0] != '/') {
+				fprintf(stderr, "cgxfs: --metrics wants an absolute path\n");
+				return -EINVAL;
+			}
+			args->metrics = optarg;
 			break;
 		case 'P':
 			args->model.primary_order = optarg;
@@ -170,6 +194,13 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 			return -EINVAL;
 		}
 	}
+	/*
+	 * By default a service of systemd's, where journald listens, and not a
+	 * daemon an admin or a test started by hand, whose records stay in its
+	 * file: systemd sets $INVOCATION_ID in every unit's environment.
+	 */
+	args->model.journal = journal == 1 || (journal == -1 && getenv("INVOCATION_ID") &&
+					       deprecation_journal_present());
 	if (optind < argc)
 		args->mountpoint = argv[optind++];
 	if (optind < argc) {
@@ -232,7 +263,9 @@ static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args, const struct conn
 		 "default_permissions,allow_other,fsname=cgroup,subtype=cgxfs%s%s",
 		 args->fuse_opts ? "," : "", args->fuse_opts ? args->fuse_opts : "");
 	open_files_init(&fs.files);
-	se = fuse_session_new(&fuse_args, &cgxfs_ops, sizeof(cgxfs_ops), &fs);
+	/* Requests are timed only for --metrics, which shows the times. */
+	se = fuse_session_new(&fuse_args, args->metrics ? &cgxfs_timed_ops : &cgxfs_ops,
+			      sizeof(cgxfs_ops), &fs);
 	if (!se)
 		return cgx_log_errno(-EINVAL, "cannot start a FUSE session");
 	if (fuse_set_signal_handlers(se) < 0)
@@ -252,7 +285,7 @@ static int serve(struct cgx_ctx *ctx, struct cgxfs_args *args, const struct conn
 		cgx_log_to_syslog(true);
 	cgx_log(CGX_LOG_INFO, "serving %s from %s/%s", args->mountpoint, ctx->cgroup2_path,
 		ctx->base_relpath);
-	if ((r = watcher_start(&watcher, ctx)) < 0)
+	if ((r = watcher_start(&watcher, ctx, args->metrics)) < 0)
 		goto out_unmount;
 	/* Mounted and watched: a Type=notify unit may start what needs the view. */
 	notify_ready();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "watcher.h"
 
+#include "metrics.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -65,12 +67,29 @@ static int pollfds_refresh(struct watcher *watcher, struct pollfd **fds, size_t 
 	return 0;
 }
 
+/* Writes --metrics from @model, copied under the lock: the file is written after it. */
+static void metrics_flush(struct watcher *watcher, const struct cgx_metrics *model)
+{
+	struct request_stats requests;
+	int r;
+
+	request_stats_read(&requests);
+	r = metrics_write(watcher->metrics_path, model, &requests);
+	/* Said once per cause, not every interval: a full disk would fill syslog. */
+	if (r < 0 && r != watcher->metrics_error)
+		cgx_log_errno(r, "cannot write the metrics to %s", watcher->metrics_path);
+	else if (r == 0 && watcher->metrics_error)
+		cgx_log(CGX_LOG_INFO, "metrics written to %s again", watcher->metrics_path);
+	watcher->metrics_error = r;
+}
+
 static void *watch_loop(void *arg)
 {
 	struct watcher *watcher = arg;
 	_cleanup_free_ struct pollfd *fds = NULL;
-	long long last_rescan = monotonic_ms();
-	bool ticking = false, releasing;
+	long long last_rescan = monotonic_ms(), last_metrics = 0;
+	bool ticking = false, releasing, metrics_due;
+	struct cgx_metrics model;
 	size_t nr = 0;
 	unsigned int wakeups = 0;
 
@@ -119,6 +138,12 @@ static void *watch_loop(void *arg)
 		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
 			cgx_log_errno(r, "cannot rebalance the split limits");
 		cgx_deprecation_tick(watcher->ctx);
+		metrics_due =
+			watcher->metrics_path && last_rescan - last_metrics >= METRICS_INTERVAL_MS;
+		if (metrics_due) {
+			cgx_metrics_snapshot(watcher->ctx, &model);
+			last_metrics = last_rescan;
+		}
 		/*
 		 * A leaf that empties wakes the loop at once: a release agent
 		 * runs, and a split limit gives back the part an exited
@@ -134,16 +159,22 @@ static void *watch_loop(void *arg)
 		ticking = cgx_memevent_ticking(watcher->ctx);
 		pollfds_refresh(watcher, &fds, &nr);
 		cgx_unlock(watcher->ctx);
+		if (metrics_due)
+			metrics_flush(watcher, &model);
 	}
 	return NULL;
 }
 
-int watcher_start(struct watcher *watcher, struct cgx_ctx *ctx)
+int watcher_start(struct watcher *watcher, struct cgx_ctx *ctx, const char *metrics_path)
 {
 	sigset_t hup;
 	int r;
 
-	*watcher = (struct watcher){.ctx = ctx, .signal_fd = -1, .inotify_fd = -1, .stop_fd = -1};
+	*watcher = (struct watcher){.ctx = ctx,
+				    .signal_fd = -1,
+				    .inotify_fd = -1,
+				    .stop_fd = -1,
+				    .metrics_path = metrics_path};
 	sigemptyset(&hup);
 	sigaddset(&hup, SIGHUP);
 	/* Blocked before the FUSE threads exist, so they inherit it and only the signalfd sees it.

@@ -28,7 +28,7 @@ _Static_assert(SAME_KIND(LOG_MULTI_HIERARCHY, DEPRECATION_MULTI_HIERARCHY_PROCES
 		       SAME_KIND(LOG_DELEGATION_REFUSED, DEPRECATION_DELEGATION_REFUSED) &&
 		       SAME_KIND(LOG_OTHER, DEPRECATION_NR_KINDS),
 	       "enum log_kind follows the daemon's kinds");
-#define LOG_KIND_NAME(kind, name) name,
+#define LOG_KIND_NAME(kind, name, message_id) name,
 const char *const log_kind_names[LOG_NR_KINDS] = {DEPRECATION_KINDS(LOG_KIND_NAME) "other"};
 
 /* An example is for reading; a value may be 256 bytes and a tuple long. */

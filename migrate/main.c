@@ -120,6 +120,10 @@ static int parse_options(int argc, char **argv, unsigned int takes, struct optio
 		} else if ((takes & TAKE_PLAN) && !strcmp(arg, "--root")) {
 			NEED_VALUE();
 			opts->root = next;
+		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			/* Asked for, as `cgx-migrate --help` is: to stdout, and no error. */
+			fputs(usage_text, stdout);
+			exit(0);
 		} else if ((takes & TAKE_FILES) && (arg[0] != '-' || !strcmp(arg, "-"))) {
 			opts->args[opts->nr_args++] = argv[i];
 		} else {

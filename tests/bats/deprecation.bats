@@ -183,7 +183,7 @@ records() {
 	[ -z "$(cat "$MNT/cgx.limits")" ]
 	[ "$(write_result "$MNT/cgx.limits" 1)" = "Permission denied" ]
 	[ "$(cut -d' ' -f1 "$MNT/cgx.deprecations" | tr '\n' ' ')" = \
-		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate delegation-refused log_lost syslog_suppressed log_folded log_pending log_dropped " ]
+		"multi-hierarchy-process divergent-tree named-hierarchy runtime-hierarchy no-v2-equivalent approximate delegation-refused log_lost syslog_suppressed log_folded log_pending log_dropped journal_lost " ]
 }
 
 @test "a loop of 10,000 writes: 20 lines, the rest folded into a count that adds up" {
@@ -344,6 +344,127 @@ records() {
 	# The daemon lives on: SIGHUP is no longer FUSE's "exit".
 	[ -n "$(daemon_pid)" ]
 	[ "$(cat "$MNT/net_cls,net_prio/r/net_cls.classid")" = 3 ]
+}
+
+# Runs the script $1 in a mount namespace of its own whose /run is a tmpfs
+# with journald's socket, where journal-sink.py writes the entries to the
+# file $2 (the host's journal, if any, is never written to), and cgxfs
+# --journal in the foreground on $MNT, its output in $LOGDIR/daemon.log.
+# $2 "dead": the socket is there, nobody reads it (a journald that died);
+# "--stuck": read by nobody, in a network namespace of its own where a
+# datagram socket queues one datagram (a journald that hangs).
+with_own_journal() {
+	unshare -m -n --propagation private bash -ec '
+		mount -t tmpfs tmpfs /run
+		mkdir -p /run/systemd/journal
+		[ "$2" != --stuck ] || sysctl -qw net.unix.max_dgram_qlen=1
+		python3 "$3" /run/systemd/journal/socket "$2" &
+		for _ in $(seq 100); do [ -S /run/systemd/journal/socket ] && break; sleep 0.1; done
+		[ "$2" != dead ] || { kill %1; wait %1 || true; }
+		"$4" --cgroup2 "$CG2" --base "$BASE" --log "$DEPRECATION_LOG" --journal -f "$MNT" \
+			>"$LOGDIR/daemon.log" 2>&1 &
+		daemon=$!
+		for _ in $(seq 100); do [ -e "$MNT/cpu,cpuacct/tasks" ] && break; sleep 0.1; done
+		bash -ec "$1" _ "$MNT"
+		umount "$MNT"
+		wait "$daemon"
+		# The sink may still be reading what the daemon sent as it ended.
+		for _ in $(seq 100); do
+			[ ! -f "$2" ] || [ "$(wc -l <"$2")" -ge "$(wc -l <"$DEPRECATION_LOG")" ] && break
+			sleep 0.1
+		done
+		[ "$2" = dead ] || kill %1
+	' _ "$1" "$2" "$BATS_TEST_DIRNAME/../lib/journal-sink.py" "$CGXFS"
+}
+
+@test "journal: each line of the log is an entry with its kind's MESSAGE_ID and CGX_ fields" {
+	stop_cgxfs
+	local entries=$LOGDIR/journal.jsonl
+	with_own_journal '
+		mkdir "$1/net_cls,net_prio/web"
+		for ((i = 0; i < 25; i++)); do echo 0x100001 >"$1/net_cls,net_prio/web/net_cls.classid"; done
+		mkdir "$1/systemd/system.slice" "$1/systemd/system.slice/svc.service"
+		cat "$1/cgx.deprecations" >"$LOGDIR/counters"
+	' "$entries"
+	[ "$(awk '$1 == "journal_lost" {print $2}' "$LOGDIR/counters")" = 0 ]
+	# 20 records and the summary of 5 folded ones (written as the daemon ends), 2 named-hierarchy.
+	[ "$(wc -l <"$DEPRECATION_LOG")" = 23 ]
+	python3 - "$DEPRECATION_LOG" "$entries" <<-'EOF'
+		import json, re, sys
+		lines = [json.loads(l) for l in open(sys.argv[1])]
+		entries = [json.loads(l) for l in open(sys.argv[2])]
+		ids = {"no-v2-equivalent": "7ebaa0dcdf884b0489293126781bbf1f",
+		       "named-hierarchy": "1a31cb9a02f94f009646a6acf5c5ecd0"}
+		assert len(entries) == len(lines), (len(entries), len(lines))
+		for line, entry in zip(lines, entries):
+		    summary = "folded" in line
+		    assert entry["MESSAGE_ID"] == ("38e6d4228b8d4ec9ae2e6faac25e24d4" if summary else ids[line["kind"]]), entry
+		    assert entry["PRIORITY"] == ("5" if summary else "4"), entry
+		    assert entry["SYSLOG_IDENTIFIER"] == "cgxfs", entry
+		    assert entry["MESSAGE"].startswith("deprecated: "), entry
+		    for key, value in line.items():
+		        name = "CGX_" + re.sub("[^A-Z0-9]", "_", key.upper())
+		        if key in ("v", "time"):
+		            assert name not in entry, (name, entry)
+		            continue
+		        want = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+		        assert entry[name] == want, (name, entry[name], want)
+		    assert len([k for k in entry if k.startswith("CGX_")]) == len(line) - 2, entry
+		summary = [e for e in entries if "CGX_FOLDED" in e]
+		assert len(summary) == 1 and summary[0]["CGX_FOLDED"] == "5", summary
+		assert "5 more no-v2-equivalent records by" in summary[0]["MESSAGE"], summary
+		units = [e["CGX_UNIT"] for e in entries if e["CGX_KIND"] == "named-hierarchy"]
+		assert units == ["system.slice", "svc.service"], units
+		record = entries[0]
+		assert record["CGX_FILE"] == "net_cls.classid" and record["CGX_VALUE"] == "0x100001", record
+		assert record["MESSAGE"].startswith("deprecated: no-v2-equivalent by "), record
+		assert record["MESSAGE"].endswith("(pid %s, uid 0): %s" % (record["CGX_PID"], record["CGX_DETAIL"])), record
+	EOF
+	# The entries are the warnings: none went to syslog (stderr here) besides.
+	! grep -q 'deprecated:' "$LOGDIR/daemon.log"
+}
+
+@test "journal: the lines a dead journald did not take are counted, and said once" {
+	stop_cgxfs
+	with_own_journal '
+		mkdir "$1/net_cls,net_prio/web"
+		for ((i = 0; i < 3; i++)); do echo 7 >"$1/net_cls,net_prio/web/net_cls.classid"; done
+		# Sent by a thread of their own: counted as the sends fail.
+		for _ in $(seq 100); do
+			cat "$1/cgx.deprecations" >"$LOGDIR/counters"
+			grep -qx "journal_lost 3" "$LOGDIR/counters" && break
+			sleep 0.1
+		done
+	' dead
+	[ "$(wc -l <"$DEPRECATION_LOG")" = 3 ]
+	[ "$(awk '$1 == "journal_lost" {print $2}' "$LOGDIR/counters")" = 3 ]
+	[ "$(awk '$1 == "log_lost" {print $2}' "$LOGDIR/counters")" = 0 ]
+	[ "$(grep -c 'journal: deprecation records are lost from here' "$LOGDIR/daemon.log")" = 1 ]
+}
+
+@test "journal: a journald that hangs holds up no request; what it cannot take is lost, counted" {
+	stop_cgxfs
+	# 15 units of 20 lines each (their own rate windows): 300 lines for a
+	# journald that takes none, past the queue's 256.
+	# Each write by a script of a short command line: the lines stay within root's budget.
+	echo 'echo "$2" >"$1"' >"$LOGDIR/w.sh"
+	with_own_journal '
+		for ((u = 0; u < 15; u++)); do
+			mkdir "$1/net_cls,net_prio/u$u.service"
+			for ((i = 1; i <= 20; i++)); do
+				bash "$LOGDIR/w.sh" "$1/net_cls,net_prio/u$u.service/net_cls.classid" $i
+			done
+		done
+		[ "$(cat "$1/net_cls,net_prio/u14.service/net_cls.classid")" = 20 ]
+		cat "$1/cgx.deprecations" >"$LOGDIR/counters"
+	' --stuck
+	# Every request was answered and every line is in the file; of the 300, the
+	# queue held 256 and the socket one or two: the rest are counted lost.
+	[ "$(wc -l <"$DEPRECATION_LOG")" = 300 ]
+	local lost
+	lost=$(awk '$1 == "journal_lost" {print $2}' "$LOGDIR/counters")
+	[ "$lost" -ge 40 ] && [ "$lost" -le 44 ]
+	[ "$(grep -c 'journal: deprecation records are lost from here' "$LOGDIR/daemon.log")" = 1 ]
 }
 
 @test "a full log file system loses records, counted, and no operation" {

@@ -4,6 +4,7 @@
 # the fleet merge, the table, and bad input.
 
 load ../lib/helpers
+bats_require_minimum_version 1.5.0
 
 MIGRATE=${CGX_MIGRATE:-$(dirname "$CGXFS")/cgx-migrate}
 
@@ -58,6 +59,19 @@ make_university() {
 	echo "$pid" >"$root/cpu,cpuacct/students/tasks"
 	echo "$pid" >"$root/net_cls,net_prio/browsers/tasks"
 	UNIVERSITY=$root
+}
+
+@test "every subcommand answers --help with the usage, on stdout, and no error" {
+	local command
+	for command in report plan merge table; do
+		run --separate-stderr "$MIGRATE" "$command" --help
+		[ "$status" = 0 ]
+		[[ "$output" == Usage:* ]]
+		[ -z "$stderr" ]
+	done
+	run "$MIGRATE" report --bogus
+	[ "$status" = 1 ]
+	[[ "$output" == *"unknown option --bogus"* ]]
 }
 
 @test "report --scan names this host's v1 hierarchies and their groups" {
