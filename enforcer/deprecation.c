@@ -139,6 +139,10 @@ static void log_write(struct deprecation_log *log, struct json_object *obj,
 	size_t len = 0;
 	int r;
 
+	if (!log_kept(log)) {
+		json_object_put(obj);
+		return;
+	}
 	line = obj ? json_object_to_json_string_length(obj, json_flags, &len) : NULL;
 	/* journald gets what the file gets; it counts its own losses (journal_lost). */
 	if (line && log->journal)
