@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/kcmp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,15 +17,52 @@
 static int proc_read(pid_t pid, const char *file, struct strbuf *text)
 {
 	char path[64];
-	_cleanup_close_ int fd = -1;
 	int r;
 
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	r = read_file_at(fd, file, text);
+	/* One open: the pidfd a caller holds, not a directory fd, says it is still the same task.
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	r = read_file_at(AT_FDCWD, path, text);
 	return r == -ENOENT ? -ESRCH : r;
+}
+
+/*
+ * The daemon's own namespace links, read once: it never joins another user
+ * or pid namespace (cgx-exec's supervisor joins cgroup namespaces only),
+ * and every request that names a pid compared against them.
+ */
+struct self_ns {
+	char user[64], pid[64];
+	int error;
+};
+
+static struct self_ns self_ns;
+static pthread_once_t self_ns_once = PTHREAD_ONCE_INIT;
+
+static int read_link(const char *path, char *link, size_t size)
+{
+	ssize_t n = readlink(path, link, size - 1);
+
+	if (n < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	link[n] = '\0';
+	return 0;
+}
+
+static void self_ns_read(void)
+{
+	if ((self_ns.error = read_link("/proc/self/ns/user", self_ns.user, sizeof(self_ns.user))) ==
+	    0)
+		self_ns.error = read_link("/proc/self/ns/pid", self_ns.pid, sizeof(self_ns.pid));
+}
+
+/* "user" or "pid": the daemon's link, or NULL when it could not be read (ENOENT, no /proc). */
+static const char *self_ns_link(const char *ns)
+{
+	pthread_once(&self_ns_once, self_ns_read);
+	if (self_ns.error)
+		return NULL;
+	return strcmp(ns, "pid") ? self_ns.user : self_ns.pid;
 }
 
 static const char *status_field(const char *status, const char *key)
@@ -73,18 +111,12 @@ int proc_creds(pid_t pid, struct proc_creds *creds)
 /* Whether task @tid is in the daemon's user namespace, the initial one. */
 static bool in_init_userns(pid_t tid)
 {
-	char self_ns[64], task_ns[64], path[64];
-	ssize_t n;
+	/* The daemon's own: it runs in the initial namespace (pid 1's may not be readable). */
+	const char *self = self_ns_link("user");
+	char task_ns[64], path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)tid);
-	if ((n = readlink(path, task_ns, sizeof(task_ns) - 1)) < 0)
-		return false;
-	task_ns[n] = '\0';
-	/* The daemon's own: it runs in the initial namespace (pid 1's may not be readable). */
-	if ((n = readlink("/proc/self/ns/user", self_ns, sizeof(self_ns) - 1)) < 0)
-		return false;
-	self_ns[n] = '\0';
-	return !strcmp(self_ns, task_ns);
+	return self && read_link(path, task_ns, sizeof(task_ns)) == 0 && !strcmp(self, task_ns);
 }
 
 static unsigned long long status_cap_eff(const char *status)
@@ -297,16 +329,17 @@ int proc_list_all(bool threads, struct pid_list *pids)
 static int pid_ns_of(pid_t pid, char *link, size_t size)
 {
 	char path[64];
-	ssize_t n;
 
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/ns/pid");
-	if ((n = readlink(path, link, size - 1)) < 0)
-		return errno == ENOENT ? -ESRCH : -errno;
-	link[n] = '\0';
-	return 0;
+	if (!pid) {
+		const char *self = self_ns_link("pid");
+
+		if (!self)
+			return -EIO;
+		snprintf(link, size, "%s", self);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	return read_link(path, link, size);
 }
 
 /* MAX_PID_NS_LEVEL: pid namespaces nest 32 deep, so NSpid has at most 33 numbers. */

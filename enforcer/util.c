@@ -124,6 +124,13 @@ int read_file_at(int dirfd, const char *name, struct strbuf *out)
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
 		if ((r = strbuf_add(out, chunk, n)) < 0)
 			return r;
+		/*
+		 * The files read here (kernfs, /proc, the daemon's own) end where
+		 * a read comes back short: seq_read_iter() fills the buffer until
+		 * the show callbacks run out. One read call less for each.
+		 */
+		if ((size_t)n < sizeof(chunk))
+			return 0;
 	}
 	return n < 0 ? -errno : 0;
 }
