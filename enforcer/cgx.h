@@ -40,6 +40,21 @@ struct cgx_options {
 	unsigned int listeners_per_uid;
 };
 
+/*
+ * Directory fds a request opened, kept until it releases the lock
+ * (cgx_dir_get(), v2dir.c): a move opens the leaf it fills three times and
+ * the one it empties four, and each open walks a path.
+ */
+#define CGX_DIR_FDS 8
+struct cgx_dir_fds {
+	struct {
+		const struct v2_dir *dir;
+		uint64_t serial;
+		int fd;
+	} slot[CGX_DIR_FDS];
+	unsigned int nr;
+};
+
 /* All mutable state of a daemon: one per mounted view. */
 struct cgx_ctx {
 	pthread_mutex_t lock;
@@ -61,6 +76,7 @@ struct cgx_ctx {
 	 */
 	bool rebalance_wanted;
 	struct memevent_state memevents;
+	struct cgx_dir_fds dir_fds;
 	/* Who hears the events of the group layer (event.h), NULL-terminated; set at open. */
 	cgx_event_fn *const *subscribers;
 };

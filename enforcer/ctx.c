@@ -203,6 +203,7 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 	    (r = cgx_aggregate_settle(ctx)) < 0)
 		goto fail;
 	memevent_restore(ctx, options->listeners_per_uid);
+	cgx_dir_fds_close(ctx);
 	*out = ctx;
 	return 0;
 fail:
@@ -214,6 +215,7 @@ void cgx_ctx_free(struct cgx_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	cgx_dir_fds_close(ctx);
 	tree_release(&ctx->tree);
 	hier_set_release(&ctx->hiers);
 	deprecation_log_release(&ctx->deprecations);
@@ -236,5 +238,6 @@ void cgx_lock(struct cgx_ctx *ctx)
 void cgx_unlock(struct cgx_ctx *ctx)
 {
 	cgx_aggregate_settle(ctx);
+	cgx_dir_fds_close(ctx);
 	pthread_mutex_unlock(&ctx->lock);
 }

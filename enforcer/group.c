@@ -81,6 +81,8 @@ static int dir_make(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *parent, c
 		return cgx_log_errno(r, "cannot create v2 directory %s", v2_name);
 	if ((r = tree_add_dir(&ctx->tree, parent, v2_name, dir)) < 0)
 		goto undo;
+	/* A cgroup just made is thawed and filters no device. */
+	(*dir)->may_be_frozen = (*dir)->may_filter_devices = false;
 	if (hashed) {
 		_cleanup_close_ int fd = -1;
 
@@ -102,15 +104,15 @@ undo:
 static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 		   struct v2_dir **dir, bool *made)
 {
-	_cleanup_close_ int parent_fd = -1;
+	_cleanup_dir_ref_ struct cgx_dir_ref parent_ref = {ctx, parent, -1};
 	int r;
 
 	*made = false;
 	if ((*dir = tree_child_named(&ctx->tree, parent, name)))
 		return 0;
-	if ((parent_fd = cgx_dir_open(ctx, parent)) < 0)
-		return parent_fd;
-	if ((r = dir_make(ctx, parent_fd, parent, name, dir)) < 0)
+	if ((parent_ref.fd = cgx_dir_get(ctx, parent)) < 0)
+		return parent_ref.fd;
+	if ((r = dir_make(ctx, parent_ref.fd, parent, name, dir)) < 0)
 		return r;
 	*made = true;
 	return 0;
@@ -183,10 +185,10 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 undo:
 	v1_group_free(group);
 	if (made) {
-		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+		_cleanup_dir_ref_ struct cgx_dir_ref parent_ref = cgx_dir_ref(ctx, parent);
 
-		if (parent_fd >= 0)
-			unlinkat(parent_fd, dir->name, AT_REMOVEDIR);
+		if (parent_ref.fd >= 0)
+			unlinkat(parent_ref.fd, dir->name, AT_REMOVEDIR);
 		tree_remove_dir(&ctx->tree, dir);
 	}
 	return r;

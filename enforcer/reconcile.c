@@ -32,7 +32,7 @@ static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 				     "v2 directory of %s removed behind cgxfs's back and "
 				     "cannot be made again",
 				     path);
-	dir->events_watched = false; /* a new inode: the old watch went with the old one */
+	tree_dir_renew(&ctx->tree, dir); /* a new inode: the old watch went with the old one */
 	if ((fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
 	if ((r = state_save_dir_name(fd, dir)) < 0)

@@ -12,7 +12,7 @@
 
 int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
 {
-	_cleanup_close_ int fd = -1;
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = {ctx, dir, -1};
 	bool inner = !dir->parent || fold_dir_is_inner(dir);
 	struct v2_dir *tasks;
 	int r;
@@ -26,9 +26,9 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
 	 */
 	if (!inner && (tasks = tree_child(&ctx->tree, dir, CGX_TASKS_LEAF)) && tasks->leaf_tuple)
 		group_stats_carry(ctx, tasks, tasks->leaf_tuple, false);
-	if ((fd = cgx_dir_open(ctx, dir)) < 0)
-		return fd;
-	r = v2_subtree_control(fd, ctx->controllers, inner);
+	if ((ref.fd = cgx_dir_get(ctx, dir)) < 0)
+		return ref.fd;
+	r = v2_subtree_control(ref.fd, ctx->controllers, inner);
 	/*
 	 * EBUSY: the directory still holds processes (no internal processes
 	 * with controllers on). Whoever drains it syncs it again afterwards.
@@ -47,12 +47,12 @@ int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir)
 int dir_remove(struct cgx_ctx *ctx, struct v2_dir *dir)
 {
 	struct v2_dir *parent = dir->parent;
-	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+	_cleanup_dir_ref_ struct cgx_dir_ref parent_ref = cgx_dir_ref(ctx, parent);
 	int r;
 
-	if (parent_fd < 0)
-		return parent_fd;
-	if (unlinkat(parent_fd, dir->name, AT_REMOVEDIR) < 0)
+	if (parent_ref.fd < 0)
+		return parent_ref.fd;
+	if (unlinkat(parent_ref.fd, dir->name, AT_REMOVEDIR) < 0)
 		return -errno;
 	tree_remove_dir(&ctx->tree, dir);
 	/* The parent may have stopped being inner. */
@@ -78,18 +78,23 @@ static bool leaf_in_place(const struct v2_dir *leaf, const struct fold_target *t
 static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 			  struct v2_dir **child)
 {
-	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
+	_cleanup_dir_ref_ struct cgx_dir_ref parent_ref = cgx_dir_ref(ctx, parent);
+	bool made;
 	int r;
 
-	if (parent_fd < 0)
-		return parent_fd;
-	if (mkdirat(parent_fd, name, 0755) < 0 && errno != EEXIST)
+	if (parent_ref.fd < 0)
+		return parent_ref.fd;
+	made = mkdirat(parent_ref.fd, name, 0755) == 0;
+	if (!made && errno != EEXIST)
 		return cgx_log_errno(-errno, "cannot create v2 directory %s under %s", name,
 				     parent->name);
 	if ((r = tree_add_dir(&ctx->tree, parent, name, child)) < 0) {
-		unlinkat(parent_fd, name, AT_REMOVEDIR);
+		unlinkat(parent_ref.fd, name, AT_REMOVEDIR);
 		return r;
 	}
+	/* A cgroup just made is thawed and filters no device. */
+	if (made)
+		(*child)->may_be_frozen = (*child)->may_filter_devices = false;
 	return 0;
 }
 
@@ -133,13 +138,17 @@ static int leaf_apply_settings(struct cgx_ctx *ctx, struct v2_dir *leaf)
  * keep everything below it frozen). Before its tuple record goes, so that a
  * daemon killed in between finds it a leaf still and retires it again.
  */
-static int leaf_forget(struct cgx_ctx *ctx, struct v2_dir *dir, int fd)
+static int leaf_forget(struct cgx_ctx *ctx, struct v2_dir *dir)
 {
 	int r;
 
 	if ((r = leaf_settings(ctx, dir, true, -1)) < 0)
 		return r;
-	if ((r = state_drop_tuple(fd)) < 0)
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, dir);
+
+	if (ref.fd < 0)
+		return ref.fd;
+	if ((r = state_drop_tuple(ref.fd)) < 0)
 		return cgx_log_errno(r, "cannot retire leaf %s", dir->name);
 	return 0;
 }
@@ -148,8 +157,7 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 		     const struct tuple *tuple, struct v2_dir **leaf)
 {
 	struct v2_dir *dir = name[0] ? tree_child(&ctx->tree, parent, name) : parent;
-	_cleanup_close_ int fd = -1;
-	int r;
+	int fd, r;
 
 	if (dir && dir->leaf_tuple) {
 		if (!tuple_equal(dir->leaf_tuple, tuple, ctx->tree.nr_hier))
@@ -159,10 +167,11 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 	}
 	if (!dir && (r = make_child_dir(ctx, parent, name, &dir)) < 0)
 		return r;
-	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+	if ((fd = cgx_dir_get(ctx, dir)) < 0)
 		return fd;
-	if ((r = state_save_tuple(ctx, fd, tuple)) < 0 ||
-	    (r = tree_set_leaf(&ctx->tree, dir, tuple)) < 0) {
+	r = state_save_tuple(ctx, fd, tuple);
+	cgx_dir_put(ctx, dir, fd);
+	if (r < 0 || (r = tree_set_leaf(&ctx->tree, dir, tuple)) < 0) {
 		_cleanup_close_ int parent_fd = cgx_dir_open(ctx, parent);
 
 		if (dir != parent && !dir->first_child && parent_fd >= 0 &&
@@ -226,7 +235,6 @@ static int leaf_remove(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tu
 static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 {
 	struct v2_dir *parent = leaf->parent;
-	_cleanup_close_ int fd = -1;
 	int r;
 
 	if (tree_is_cgx_leaf_name(leaf->name) && !leaf->first_child && parent) {
@@ -235,9 +243,7 @@ static int leaf_retire(struct cgx_ctx *ctx, struct v2_dir *leaf)
 			return cgx_log_errno(r, "cannot remove leaf %s", leaf->name);
 		return 0;
 	}
-	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
-		return fd;
-	if ((r = leaf_forget(ctx, leaf, fd)) < 0)
+	if ((r = leaf_forget(ctx, leaf)) < 0)
 		return r;
 	tree_clear_leaf(&ctx->tree, leaf);
 	return 0;
@@ -304,7 +310,7 @@ static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf)
 			return 0;
 		cgx_log_errno(r, "emptied leaf %s stays", leaf->name);
 	}
-	if ((r = leaf_forget(ctx, leaf, from_fd)) < 0)
+	if ((r = leaf_forget(ctx, leaf)) < 0)
 		return r;
 	/* A group directory that handed its processes down can now pass controllers on. */
 	if ((r = dir_sync_controllers(ctx, leaf)) < 0)

@@ -301,9 +301,8 @@ static int attach_to_origin(struct cgx_ctx *ctx, const struct cgx_caller *caller
 
 static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t tgid)
 {
-	_cleanup_close_ int fd = -1;
 	struct v2_dir *leaf;
-	int r;
+	int fd, r;
 
 	if ((r = leaf_get(ctx, tuple, &leaf)) < 0)
 		return r;
@@ -318,9 +317,11 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 	if ((aggregate_leaf_divergent(ctx, leaf) || ctx->aggregates.enforcing) &&
 	    (r = aggregate_rebalance_for(ctx, leaf)) < 0)
 		cgx_log_errno(r, "limits not yet split for %s", leaf->name);
-	if ((fd = cgx_dir_open(ctx, leaf)) < 0)
+	if ((fd = cgx_dir_get(ctx, leaf)) < 0)
 		return fd;
-	if ((r = v2_attach(fd, tgid)) < 0) {
+	r = v2_attach(fd, tgid);
+	cgx_dir_put(ctx, leaf, fd);
+	if (r < 0) {
 		/* Nothing half-done: a leaf made for this move goes again. */
 		leaf_prune(ctx, leaf, true);
 		return r;

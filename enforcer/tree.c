@@ -55,6 +55,8 @@ static int tree_new_dir(struct v2_tree *tree, const char *v2_name, struct v2_dir
 		return -ENOMEM;
 	}
 	dir->created = time(NULL);
+	dir->may_be_frozen = dir->may_filter_devices = true;
+	dir->serial = ++tree->next_serial;
 	tree->nr_dirs++;
 	*out = dir;
 	return 0;
@@ -287,6 +289,13 @@ int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_nam
 	name_index_add(tree, dir);
 	*out = dir;
 	return 0;
+}
+
+void tree_dir_renew(struct v2_tree *tree, struct v2_dir *dir)
+{
+	dir->events_watched = false;
+	dir->may_be_frozen = dir->may_filter_devices = true;
+	dir->serial = ++tree->next_serial;
 }
 
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir)

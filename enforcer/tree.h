@@ -82,6 +82,16 @@ struct v2_dir {
 	struct v2_dir *leaf_next, **leaf_pprev;
 	/* Its cgroup.events has the watcher's inotify watch (as long as the directory lasts). */
 	bool events_watched;
+	/*
+	 * What a leaf's settings may have left in the kernel: cgroup.freeze 1,
+	 * a device program. Set until known otherwise (a directory found at
+	 * start-up, one written to), cleared when the daemon made the directory
+	 * or reset it, so that retiring a leaf of a group never frozen nor
+	 * filtered costs no write and no BPF query.
+	 */
+	bool may_be_frozen, may_filter_devices;
+	/* Unique in the tree's life: a freed directory's memory may come back as another. */
+	uint64_t serial;
 };
 
 #define v2_dir_for_each_child(child, dir)                                                          \
@@ -93,6 +103,7 @@ struct v2_tree {
 	unsigned int nr_id_buckets;
 	unsigned int nr_dirs;
 	unsigned int nr_groups;
+	uint64_t next_serial;
 	/* Above every id handed out, now or by an earlier daemon on this base. */
 	uint64_t next_id;
 	/* Ids below this may be in use by the kernel: next_id past it is stored first. */
@@ -116,6 +127,11 @@ void tree_release(struct v2_tree *tree);
 /* A new child named @v2_name (already escaped); -ENOMEM. */
 int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_name,
 		 struct v2_dir **out);
+/*
+ * @dir is a new cgroup in v2 (made again after it was removed behind the
+ * daemon's back): nothing the old one had is known of it, nor its fds.
+ */
+void tree_dir_renew(struct v2_tree *tree, struct v2_dir *dir);
 /* Unlinks and frees @dir, which must have no children. */
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir);
 struct v2_dir *tree_child(const struct v2_tree *tree, const struct v2_dir *dir,

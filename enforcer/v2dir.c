@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
 {
@@ -18,6 +19,46 @@ int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
 	if (r == -ENOENT)
 		ctx->reconcile_wanted = true;
 	return r;
+}
+
+int cgx_dir_get(struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	struct cgx_dir_fds *fds = &ctx->dir_fds;
+
+	for (unsigned int i = 0; i < fds->nr; i++) {
+		int fd = fds->slot[i].fd;
+
+		/* The serial, not the address alone: a freed directory's memory may be another's.
+		 */
+		if (fds->slot[i].dir != dir || fds->slot[i].serial != dir->serial)
+			continue;
+		fds->slot[i] = fds->slot[--fds->nr];
+		return fd;
+	}
+	return cgx_dir_open(ctx, dir);
+}
+
+void cgx_dir_put(struct cgx_ctx *ctx, const struct v2_dir *dir, int fd)
+{
+	struct cgx_dir_fds *fds = &ctx->dir_fds;
+
+	if (fd < 0)
+		return;
+	if (fds->nr == CGX_DIR_FDS) {
+		close(fd);
+		return;
+	}
+	fds->slot[fds->nr].dir = dir;
+	fds->slot[fds->nr].serial = dir->serial;
+	fds->slot[fds->nr++].fd = fd;
+}
+
+void cgx_dir_fds_close(struct cgx_ctx *ctx)
+{
+	struct cgx_dir_fds *fds = &ctx->dir_fds;
+
+	while (fds->nr)
+		close(fds->slot[--fds->nr].fd);
 }
 
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller)
@@ -38,12 +79,12 @@ bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller)
 int cgx_dir_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir)
 {
 	_cleanup_(pid_list_release) struct pid_list pids = {0};
-	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, dir);
 	int r;
 
-	if (fd < 0)
-		return fd;
-	if ((r = v2_read_pids(fd, "cgroup.procs", &pids)) < 0)
+	if (ref.fd < 0)
+		return ref.fd;
+	if ((r = v2_read_pids(ref.fd, "cgroup.procs", &pids)) < 0)
 		return r;
 	return pids.nr == 0;
 }

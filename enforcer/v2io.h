@@ -39,6 +39,33 @@ struct cgx_ctx;
 struct v2_dir;
 /* Opens the real v2 directory of @dir. */
 int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
+/*
+ * The same, from the fds this request opened before if it has one of @dir:
+ * the fd is the caller's until it gives it back with cgx_dir_put(), which
+ * keeps it for the next caller; cgx_unlock() closes what is kept.
+ */
+int cgx_dir_get(struct cgx_ctx *ctx, const struct v2_dir *dir);
+void cgx_dir_put(struct cgx_ctx *ctx, const struct v2_dir *dir, int fd);
+void cgx_dir_fds_close(struct cgx_ctx *ctx);
+
+/* A directory fd from cgx_dir_get(), given back at the end of its scope. */
+struct cgx_dir_ref {
+	struct cgx_ctx *ctx;
+	const struct v2_dir *dir;
+	int fd;
+};
+
+static inline struct cgx_dir_ref cgx_dir_ref(struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	return (struct cgx_dir_ref){ctx, dir, cgx_dir_get(ctx, dir)};
+}
+
+static inline void cgx_dir_ref_put(struct cgx_dir_ref *ref)
+{
+	cgx_dir_put(ref->ctx, ref->dir, ref->fd);
+}
+
+#define _cleanup_dir_ref_ __attribute__((cleanup(cgx_dir_ref_put)))
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller);
 /* 1 when no process is in @dir itself (its cgroup.procs is empty), 0 when some is. */
 int cgx_dir_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir);

@@ -37,20 +37,45 @@ static int group_list(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hi
 /* @leaf filters device access as @list says. */
 static int leaf_apply(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct devcg_list *list)
 {
-	_cleanup_close_ int fd = cgx_dir_open(ctx, leaf);
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, leaf);
 	int r;
 
-	if (fd < 0)
-		return fd;
-	if ((r = devcg_cgroup_apply(fd, list)) < 0)
+	if (ref.fd < 0)
+		return ref.fd;
+	/* Set before: a program attached and then refused half-way may be there. */
+	leaf->may_filter_devices = true;
+	if ((r = devcg_cgroup_apply(ref.fd, list)) < 0)
 		return cgx_log_errno(r, "cannot set the device filter of leaf %s", leaf->name);
+	leaf->may_filter_devices = !devcg_list_allows_all(list);
+	return 0;
+}
+
+/*
+ * A directory that was a leaf before may keep a stricter filter; a new one,
+ * or one cleared since, has none to look for. Best effort: a program that
+ * stays is at worst stricter than the groups below allow, and a kernel
+ * without cgroup BPF says so on every leaf.
+ */
+static int leaf_clear(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = {ctx, dir, -1};
+	int r;
+
+	if (!dir->may_filter_devices)
+		return 0;
+	if ((ref.fd = cgx_dir_get(ctx, dir)) < 0)
+		return ref.fd;
+	if ((r = devcg_cgroup_clear(ref.fd)) < 0)
+		cgx_log(CGX_LOG_DEBUG, "devices program of %s not cleared: %s", dir->name,
+			strerror(-r));
+	else
+		dir->may_filter_devices = false;
 	return 0;
 }
 
 static int devices_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier)
 {
 	_cleanup_devcg_list_ struct devcg_list list = DEVCG_LIST_INIT;
-	_cleanup_close_ int fd = -1;
 	int r = group_list(ctx, leaf->leaf_tuple->coord[hier], hier, &list);
 
 	if (r < 0)
@@ -59,34 +84,22 @@ static int devices_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned
 		/* A restricted group refuses a leaf it cannot filter rather than leave it open. */
 		if ((r = leaf_apply(ctx, leaf, &list)) < 0)
 			return r;
-	} else if ((fd = cgx_dir_open(ctx, leaf)) < 0 || (r = devcg_cgroup_clear(fd)) < 0) {
-		/*
-		 * Nothing to enforce; a directory that was a leaf before may keep a
-		 * stricter filter, and a kernel without cgroup BPF says so on every leaf.
-		 */
+	} else if ((r = leaf_clear(ctx, leaf)) < 0) {
+		/* Nothing to enforce. */
 		cgx_log(CGX_LOG_DEBUG, "no device filter check on leaf %s: %s", leaf->name,
-			strerror(fd < 0 ? -fd : -r));
+			strerror(-r));
 	}
 	return 0;
 }
 
 /*
  * With BPF_F_ALLOW_MULTI a program left on a directory that is no leaf
- * would filter every leaf below it. Best effort, as above: a program that
- * stays is at worst stricter than the groups below allow.
+ * would filter every leaf below it.
  */
 static int devices_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
 {
-	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
-	int r;
-
 	(void)hier;
-	if (fd < 0)
-		return fd;
-	if ((r = devcg_cgroup_clear(fd)) < 0)
-		cgx_log(CGX_LOG_DEBUG, "devices program of %s not cleared: %s", dir->name,
-			strerror(-r));
-	return 0;
+	return leaf_clear(ctx, dir);
 }
 
 /* Every leaf whose devices group is @group or below gets its own group's program. */

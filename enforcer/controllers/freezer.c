@@ -33,11 +33,19 @@ static bool subtree_frozen(struct cgx_ctx *ctx, struct v2_dir *group, unsigned i
 
 static int leaf_set_frozen(struct cgx_ctx *ctx, struct v2_dir *leaf, bool frozen)
 {
-	_cleanup_close_ int fd = cgx_dir_open(ctx, leaf);
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = {ctx, leaf, -1};
+	int r;
 
-	if (fd < 0)
-		return fd;
-	return write_file_at(fd, "cgroup.freeze", frozen ? "1" : "0", 1);
+	/* Never frozen since the daemon made it or thawed it: nothing to write. */
+	if (!frozen && !leaf->may_be_frozen)
+		return 0;
+	if ((ref.fd = cgx_dir_get(ctx, leaf)) < 0)
+		return ref.fd;
+	leaf->may_be_frozen = true;
+	if ((r = write_file_at(ref.fd, "cgroup.freeze", frozen ? "1" : "0", 1)) < 0)
+		return r;
+	leaf->may_be_frozen = frozen;
+	return 0;
 }
 
 static int freezer_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier)
