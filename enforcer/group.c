@@ -218,18 +218,27 @@ static int dir_collect(struct cgx_ctx *ctx, struct v2_dir *dir)
 
 int group_forget(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
 {
-	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, dir);
 	int r;
 
-	if (fd < 0)
-		return fd;
-	if ((r = state_drop_group_marker(ctx, fd, hier)) < 0)
+	if (ref.fd < 0)
+		return ref.fd;
+	if ((r = state_drop_group_marker(ctx, ref.fd, hier)) < 0)
 		return r;
 	/* Gone from here on: a daemon killed now finishes the rest at its start. */
 	knob_offline(ctx, dir, hier);
-	if ((r = state_drop_group_records(ctx, fd, hier)) < 0)
+	if ((r = state_drop_group_records(ctx, ref.fd, hier)) < 0)
 		cgx_log_errno(r, "records of a removed group left on %s", dir->name);
 	return 0;
+}
+
+/* Whether @dir serves nothing but the group of @hier: its rmdir removes it from v2 too. */
+static bool dir_only_for(const struct v2_dir *dir, unsigned int hier)
+{
+	for (unsigned int h = 0; h < CGX_MAX_HIER; h++)
+		if (h != hier && dir->group[h])
+			return false;
+	return dir->parent && !dir->leaf_tuple && !dir->first_child;
 }
 
 /* Every leaf whose tuple names @group in @hier must be empty; empty ones are pruned. */
@@ -259,6 +268,7 @@ static int prune_members(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int
 int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name)
 {
 	struct v2_dir *dir;
+	bool goes;
 	int r;
 
 	if ((r = cgx_group_lookup(ctx, parent, hier, name, &dir)) < 0)
@@ -267,7 +277,14 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		return -EBUSY;
 	if ((r = prune_members(ctx, dir, hier)) < 0)
 		return r;
-	if ((r = group_forget(ctx, dir, hier)) < 0)
+	/*
+	 * A directory that goes with its group takes its marker, records and
+	 * knobs along in one rmdir: a daemon killed before it finds the group
+	 * whole. Taking them off first would be work for nothing (a read and a
+	 * write per knob); only a directory that stays after all needs it.
+	 */
+	goes = dir_only_for(dir, hier);
+	if (!goes && (r = group_forget(ctx, dir, hier)) < 0)
 		return cgx_log_errno(r, "cannot forget group %s", name);
 	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_RMDIR,
 					   .ctx = ctx,
@@ -280,7 +297,9 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	 * It goes before the leaves move: while it is there its parent still
 	 * counts as inner, and the parent's processes would stay in its @tasks.
 	 */
-	dir_collect(ctx, dir);
+	if (dir_collect(ctx, dir) < 0 && goes && (r = group_forget(ctx, dir, hier)) < 0)
+		cgx_log_errno(r, "group %s removed from the view, its records left on %s", name,
+			      dir->name);
 	if ((r = relocate_leaves(ctx)) < 0)
 		cgx_log_errno(r, "leaves not yet in place after rmdir %s", name);
 	return 0;
