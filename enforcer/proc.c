@@ -22,7 +22,7 @@ static int proc_read(pid_t pid, const char *file, struct strbuf *text)
 	/* One open: the pidfd a caller holds, not a directory fd, says it is still the same task.
 	 */
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
-	r = read_file_at(AT_FDCWD, path, text);
+	r = read_record_file_at(AT_FDCWD, path, text);
 	return r == -ENOENT ? -ESRCH : r;
 }
 

@@ -109,7 +109,7 @@ void cgx_log(enum cgx_log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
-int read_file_at(int dirfd, const char *name, struct strbuf *out)
+static int read_whole_file_at(int dirfd, const char *name, bool one_record, struct strbuf *out)
 {
 	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	char chunk[4096];
@@ -124,15 +124,27 @@ int read_file_at(int dirfd, const char *name, struct strbuf *out)
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
 		if ((r = strbuf_add(out, chunk, n)) < 0)
 			return r;
-		/*
-		 * The files read here (kernfs, /proc, the daemon's own) end where
-		 * a read comes back short: seq_read_iter() fills the buffer until
-		 * the show callbacks run out. One read call less for each.
-		 */
-		if ((size_t)n < sizeof(chunk))
+		if (one_record && (size_t)n < sizeof(chunk))
 			return 0;
 	}
 	return n < 0 ? -errno : 0;
+}
+
+int read_file_at(int dirfd, const char *name, struct strbuf *out)
+{
+	return read_whole_file_at(dirfd, name, false, out);
+}
+
+/*
+ * seq_read_iter() puts a whole record in the buffer, growing it if it must:
+ * a file made by one show() (single_open, a kernfs file of one value) ends
+ * where a read comes back short, and the read that returns 0 is spared. Not
+ * so one of many records (cgroup.procs, mountinfo): a record that would not
+ * fit the seq buffer's page ends a read short, with more to come.
+ */
+int read_record_file_at(int dirfd, const char *name, struct strbuf *out)
+{
+	return read_whole_file_at(dirfd, name, true, out);
 }
 
 int write_file_at(int dirfd, const char *name, const char *data, size_t len)

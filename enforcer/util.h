@@ -95,11 +95,13 @@ void cgx_log(enum cgx_log_level level, const char *fmt, ...) __attribute__((form
 void cgx_log_to_syslog(bool on);
 void cgx_log_set_level(enum cgx_log_level max_level);
 
-/* Read a whole (small, kernel-generated) file at @dirfd/@name, NUL-terminated. */
 /* CLOCK_MONOTONIC in milliseconds: for intervals, never for dates. */
 long long monotonic_ms(void);
 
+/* Read a whole (small, kernel-generated) file at @dirfd/@name, NUL-terminated. */
 int read_file_at(int dirfd, const char *name, struct strbuf *out);
+/* The same for a file the kernel makes in one show() (/proc/PID/status): one read less. */
+int read_record_file_at(int dirfd, const char *name, struct strbuf *out);
 /* One write(2) of @len bytes, as a shell's `echo >` does; -errno on failure. */
 int write_file_at(int dirfd, const char *name, const char *data, size_t len);
 
