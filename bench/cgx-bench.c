@@ -1172,6 +1172,11 @@ static void report_scale(struct run *run, FILE *out, unsigned int s)
 		fprintf(out, "%-34s %12s", label, "");
 		print_ratio(out, run->point[p].median[OP_MKDIR_RMDIR][s],
 			    first->median[OP_MKDIR_RMDIR][s], SCALE_TARGET);
+		/* The floor's own curve: how much of the growth a change of load explains. */
+		if (run->side[SIDE_FLOOR].active)
+			fprintf(out, "  floor %.2fx",
+				(double)run->point[p].median[OP_MKDIR_RMDIR][SIDE_FLOOR] /
+					(double)first->median[OP_MKDIR_RMDIR][SIDE_FLOOR]);
 		fputc('\n', out);
 	}
 	if (!run->side[SIDE_FLOOR].active)
