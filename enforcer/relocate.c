@@ -185,6 +185,21 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 
 static int relocate_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf);
 
+/*
+ * The leaf that holds @tuple already, where the fold wants it. Its name need
+ * not be the one the fold would give it now: a divergent leaf keeps the
+ * name it was made with when a group of its tuple is renamed.
+ */
+static struct v2_dir *leaf_of_tuple(struct cgx_ctx *ctx, const struct tuple *tuple,
+				    const struct fold_target *target)
+{
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+		if (tuple_equal(leaf->leaf_tuple, tuple, ctx->tree.nr_hier) &&
+		    leaf_in_place(leaf, target))
+			return leaf;
+	return NULL;
+}
+
 int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **leaf)
 {
 	struct fold_target target;
@@ -193,6 +208,8 @@ int leaf_get(struct cgx_ctx *ctx, const struct tuple *tuple, struct v2_dir **lea
 
 	if ((r = fold_tuple(&ctx->tree, &ctx->hiers, tuple, &target)) < 0)
 		return r;
+	if ((*leaf = leaf_of_tuple(ctx, tuple, &target)))
+		return dir_sync_controllers(ctx, target.dir);
 	parent_was_leaf = target.leaf_name[0] && target.dir->leaf_tuple &&
 			  !tree_child(&ctx->tree, target.dir, target.leaf_name);
 	r = leaf_make(ctx, target.dir, target.leaf_name, tuple, leaf);
