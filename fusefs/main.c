@@ -99,6 +99,39 @@ static int parse_log_max(const char *text, unsigned long long *max)
 	return 0;
 }
 
+/*
+ * The file is written anew at every interval, from the background: a
+ * directory missing now would fail every write, logged once, and the
+ * collector would see nothing. cgxfs makes no directory: where the file goes
+ * is the collector's (node_exporter's textfile directory) or the unit's
+ * (RuntimeDirectory=).
+ */
+static int check_metrics_dir(const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	struct stat st;
+	int err;
+
+	if (!dir)
+		return -ENOMEM;
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) < 0) {
+		err = errno;
+		fprintf(stderr, "cgxfs: --metrics %s: cannot use the directory %s: %s\n", path, dir,
+			strerror(err));
+		return -err;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "cgxfs: --metrics %s: %s is not a directory\n", path, dir);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 {
 	static const struct option options[] = {
@@ -156,6 +189,8 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 				fprintf(stderr, "cgxfs: --metrics wants an absolute path\n");
 				return -EINVAL;
 			}
+			if (check_metrics_dir(optarg) < 0)
+				return -EINVAL;
 			args->metrics = optarg;
 			break;
 		case 'P':
