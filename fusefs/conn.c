@@ -88,7 +88,7 @@ static int read_init(int fuse_fd, int *init_fd)
 	if ((size_t)n < sizeof(struct fuse_in_header) ||
 	    ((struct fuse_in_header *)buf)->opcode != FUSE_INIT)
 		return cgx_log_errno(-EPROTO, "the first FUSE request is no FUSE_INIT");
-	if ((fd = memfd_create("cgxfs-fuse-init", MFD_CLOEXEC)) < 0)
+	if ((fd = memfd_create("cgxfs-fuse-init", MFD_CLOEXEC | MFD_ALLOW_SEALING)) < 0)
 		return cgx_log_errno(-errno, "cannot keep FUSE_INIT");
 	if (write(fd, buf, n) != n)
 		return cgx_log_errno(-EIO, "cannot keep FUSE_INIT");
@@ -124,7 +124,7 @@ int conn_mount(const char *mountpoint, const char *extra_opts, struct conn *conn
 	return 0;
 }
 
-int conn_from_listen_fds(struct conn *conn)
+int conn_from_listen_fds(struct conn *conn, bool *stale)
 {
 	const char *pid = getenv("LISTEN_PID"), *count = getenv("LISTEN_FDS");
 	_cleanup_free_ char *names =
@@ -132,6 +132,7 @@ int conn_from_listen_fds(struct conn *conn)
 	char *save = NULL, *name = names ? strtok_r(names, ":", &save) : NULL;
 	int n;
 
+	*stale = false;
 	if (!pid || !count || atoi(pid) != getpid())
 		return 0;
 	n = atoi(count);
@@ -140,17 +141,29 @@ int conn_from_listen_fds(struct conn *conn)
 	unsetenv("LISTEN_FDNAMES");
 	for (int fd = 3; fd < 3 + n; fd++, name = name ? strtok_r(NULL, ":", &save) : NULL) {
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
-		if (name && !strcmp(name, CONN_FUSE_NAME))
+		if (name && !strcmp(name, CONN_FUSE_NAME) && conn->fuse_fd < 0)
 			conn->fuse_fd = fd;
-		else if (name && !strcmp(name, CONN_INIT_NAME))
+		else if (name && !strcmp(name, CONN_INIT_NAME) && conn->init_fd < 0)
 			conn->init_fd = fd;
+		else
+			close(fd); /* nothing cgxfs stored, or a second copy */
 	}
-	if (conn->fuse_fd < 0)
-		return 0;
-	if (conn->init_fd < 0)
+	if (conn->fuse_fd >= 0 && conn->init_fd < 0)
 		return cgx_log_errno(-EINVAL,
 				     "$LISTEN_FDS has a FUSE connection but no " CONN_INIT_NAME);
-	return 1;
+	if (conn->fuse_fd >= 0 && conn_alive(conn))
+		return 1;
+	/*
+	 * systemd drops a file from its store on POLLHUP only: the FUSE_INIT
+	 * of a connection unmounted at the stop stays, and would be handed
+	 * down again beside the one of the mount made now.
+	 */
+	if (conn->fuse_fd >= 0 || conn->init_fd >= 0) {
+		cgx_log(CGX_LOG_INFO, "the FUSE connection handed down is gone: mounting anew");
+		conn_close(conn);
+		*stale = true;
+	}
+	return 0;
 }
 
 bool conn_alive(const struct conn *conn)
@@ -177,6 +190,24 @@ static int replay_init(struct fuse_session *se, int init_fd)
 	return 0;
 }
 
+/*
+ * The FUSE_INIT memfd is sealed once a daemon has served the connection: a
+ * daemon that finds it unsealed is the first, and no request was read yet
+ * that the kernel would have to send again. A memfd made without
+ * MFD_ALLOW_SEALING (an older cgxfs) shows F_SEAL_SEAL: served, as far as
+ * anyone can tell.
+ */
+static bool conn_served_before(const struct conn *conn)
+{
+	return fcntl(conn->init_fd, F_GET_SEALS) != 0;
+}
+
+static void conn_mark_served(const struct conn *conn)
+{
+	/* Fails only on a memfd of an older cgxfs, which already counts as served. */
+	fcntl(conn->init_fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE);
+}
+
 int conn_attach(struct fuse_session *se, const struct conn *conn)
 {
 	struct fuse_out_header resend = {.len = sizeof(resend), .error = FUSE_NOTIFY_RESEND};
@@ -191,9 +222,13 @@ int conn_attach(struct fuse_session *se, const struct conn *conn)
 				     conn->fuse_fd);
 	if ((r = replay_init(se, conn->init_fd)) < 0)
 		return cgx_log_errno(r, "cannot take up the FUSE connection");
+	if (!conn_served_before(conn)) {
+		conn_mark_served(conn);
+		return 0;
+	}
 	/* Before the loop reads anything: no request of this daemon is sent twice. */
 	if (write(conn->fuse_fd, &resend, sizeof(resend)) != sizeof(resend))
-		cgx_log(CGX_LOG_INFO,
+		cgx_log(CGX_LOG_WARNING,
 			"the kernel cannot resend requests (%s): one a killed daemon read but did "
 			"not answer waits, uninterruptibly, until the connection ends",
 			strerror(errno));

@@ -38,17 +38,20 @@ int conn_mount(const char *mountpoint, const char *extra_opts, struct conn *conn
 /*
  * The connection handed down in $LISTEN_FDS by a keeper or systemd; 0 and
  * nothing set when there is none, 1 when @conn was filled. The variables are
- * taken out of the environment, the files made close-on-exec.
+ * taken out of the environment, the files made close-on-exec. Files that hold
+ * no live connection are closed and @stale set: their names are to be taken
+ * out of systemd's store.
  */
-int conn_from_listen_fds(struct conn *conn);
+int conn_from_listen_fds(struct conn *conn, bool *stale);
 
 /* True while the connection is up (not unmounted nor aborted). */
 bool conn_alive(const struct conn *conn);
 
 /*
- * Sets up @se on the connection: answers FUSE_INIT again and has the kernel
- * send anew the requests an earlier daemon read but never answered
- * (FUSE_NOTIFY_RESEND, Linux 6.9 and later; those wait for ever before).
+ * Sets up @se on the connection: answers FUSE_INIT again and, on a connection
+ * an earlier daemon served, has the kernel send anew the requests it read but
+ * never answered (FUSE_NOTIFY_RESEND, Linux 6.9 and later; those wait for
+ * ever before).
  */
 int conn_attach(struct fuse_session *se, const struct conn *conn);
 

@@ -99,6 +99,39 @@ static int parse_log_max(const char *text, unsigned long long *max)
 	return 0;
 }
 
+/*
+ * The file is written anew at every interval, from the background: a
+ * directory missing now would fail every write, logged once, and the
+ * collector would see nothing. cgxfs makes no directory: where the file goes
+ * is the collector's (node_exporter's textfile directory) or the unit's
+ * (RuntimeDirectory=).
+ */
+static int check_metrics_dir(const char *path)
+{
+	_cleanup_free_ char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	struct stat st;
+	int err;
+
+	if (!dir)
+		return -ENOMEM;
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) < 0) {
+		err = errno;
+		fprintf(stderr, "cgxfs: --metrics %s: cannot use the directory %s: %s\n", path, dir,
+			strerror(err));
+		return -err;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "cgxfs: --metrics %s: %s is not a directory\n", path, dir);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 {
 	static const struct option options[] = {
@@ -156,6 +189,8 @@ static int parse_args(int argc, char **argv, struct cgxfs_args *args)
 				fprintf(stderr, "cgxfs: --metrics wants an absolute path\n");
 				return -EINVAL;
 			}
+			if (check_metrics_dir(optarg) < 0)
+				return -EINVAL;
 			args->metrics = optarg;
 			break;
 		case 'P':
@@ -355,11 +390,20 @@ static int supervise(struct cgxfs_args *args, int argc, char **argv)
 	});
 }
 
-/* systemd keeps the connection; a restart finds it in $LISTEN_FDS. */
-static int store_with_systemd(struct cgxfs_args *args, struct conn *conn)
+/*
+ * systemd keeps the connection; a restart finds it in $LISTEN_FDS. What a
+ * store still held of a connection gone goes first: systemd removes by name,
+ * and would otherwise keep the stale files beside the new ones, past
+ * FileDescriptorStoreMax=.
+ */
+static int store_with_systemd(struct cgxfs_args *args, struct conn *conn, bool stale)
 {
 	int r;
 
+	if (stale) {
+		notify_fdstore_remove(CONN_FUSE_NAME);
+		notify_fdstore_remove(CONN_INIT_NAME);
+	}
 	if ((r = conn_mount(args->mountpoint, args->fuse_opts, conn)) < 0)
 		return r;
 	if ((r = notify_fdstore(conn->fuse_fd, CONN_FUSE_NAME)) < 0 ||
@@ -374,7 +418,7 @@ int main(int argc, char **argv)
 	struct cgxfs_args args;
 	struct conn conn = CONN_INIT;
 	struct cgx_ctx *ctx = NULL;
-	bool overlay = false;
+	bool overlay = false, stale;
 	int r;
 
 	if (parse_args(argc, argv, &args) < 0)
@@ -384,7 +428,7 @@ int main(int argc, char **argv)
 	raise_nofile_limit();
 	/* Handed a connection: the mount is up and its point must not be looked at (no one
 	 * answers). */
-	if ((r = conn_from_listen_fds(&conn)) < 0)
+	if ((r = conn_from_listen_fds(&conn, &stale)) < 0)
 		return 1;
 	if (r == 0 && prepare_mountpoint(args.mountpoint, &overlay) < 0)
 		return 1;
@@ -393,7 +437,8 @@ int main(int argc, char **argv)
 	} else if (cgx_ctx_open(&ctx, &args.model) < 0) {
 		r = -EIO;
 	} else {
-		if (args.fdstore && conn.fuse_fd < 0 && (r = store_with_systemd(&args, &conn)) < 0)
+		if (args.fdstore && conn.fuse_fd < 0 &&
+		    (r = store_with_systemd(&args, &conn, stale)) < 0)
 			goto out;
 		r = serve(ctx, &args, conn.fuse_fd >= 0 ? &conn : NULL);
 	}

@@ -76,3 +76,14 @@ int notify_fdstore(int fd, const char *name)
 		return cgx_log_errno(r, "cannot store %s with systemd", name);
 	return 0;
 }
+
+int notify_fdstore_remove(const char *name)
+{
+	char message[128];
+	int r;
+
+	snprintf(message, sizeof(message), "FDSTOREREMOVE=1\nFDNAME=%s", name);
+	if ((r = notify_send(message, -1)) < 0)
+		return cgx_log_errno(r, "cannot take %s out of systemd's store", name);
+	return 0;
+}

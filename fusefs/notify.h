@@ -7,5 +7,7 @@
 int notify_ready(void);
 /* Hands @fd to systemd's file descriptor store under @name (FileDescriptorStoreMax=). */
 int notify_fdstore(int fd, const char *name);
+/* Has systemd close every file its store holds under @name (FDSTOREREMOVE=1). */
+int notify_fdstore_remove(const char *name);
 
 #endif

@@ -82,37 +82,91 @@ static int load_mount_table(struct libmnt_table **out)
 	return 0;
 }
 
-int discover_mount_table(struct v1_mount **mounts, unsigned int *nr)
+/* Calls @fn on each mount of type @fstype, in the table's order, until it fails. */
+static int each_mount_of_type(const char *fstype, int (*fn)(struct libmnt_fs *fs, void *data),
+			      void *data)
 {
 	_cleanup_(cleanup_tablep) struct libmnt_table *table = NULL;
 	struct libmnt_iter *iter;
 	struct libmnt_fs *fs;
 	int r;
 
-	*mounts = NULL;
-	*nr = 0;
 	if ((r = load_mount_table(&table)) < 0)
 		return r;
 	if (!(iter = mnt_new_iter(MNT_ITER_FORWARD)))
 		return -ENOMEM;
 	while (mnt_table_next_fs(table, iter, &fs) == 0) {
-		_cleanup_strbuf_ struct strbuf spec = STRBUF_INIT;
 		const char *type = mnt_fs_get_fstype(fs);
 
-		if (!type || strcmp(type, "cgroup"))
-			continue;
-		if ((r = spec_of_options(mnt_fs_get_options(fs), &spec)) < 0)
-			break;
-		if (!spec.len) {
-			mig_warn("%s: a cgroup mount with no controller this tool knows; skipped",
-				 mnt_fs_get_target(fs));
-			continue;
-		}
-		if ((r = add_mount(mounts, nr, mnt_fs_get_target(fs), spec.buf)) < 0)
+		if (type && !strcmp(type, fstype) && (r = fn(fs, data)) < 0)
 			break;
 	}
 	mnt_free_iter(iter);
 	return r < 0 ? r : 0;
+}
+
+struct found_mounts {
+	struct v1_mount **mounts;
+	unsigned int *nr;
+};
+
+static int add_cgroup_mount(struct libmnt_fs *fs, void *data)
+{
+	struct found_mounts *found = data;
+	_cleanup_strbuf_ struct strbuf spec = STRBUF_INIT;
+	int r;
+
+	if ((r = spec_of_options(mnt_fs_get_options(fs), &spec)) < 0)
+		return r;
+	if (!spec.len) {
+		mig_warn("%s: a cgroup mount with no controller this tool knows; skipped",
+			 mnt_fs_get_target(fs));
+		return 0;
+	}
+	return add_mount(found->mounts, found->nr, mnt_fs_get_target(fs), spec.buf);
+}
+
+int discover_mount_table(struct v1_mount **mounts, unsigned int *nr)
+{
+	*mounts = NULL;
+	*nr = 0;
+	return each_mount_of_type("cgroup", add_cgroup_mount,
+				  &(struct found_mounts){.mounts = mounts, .nr = nr});
+}
+
+struct found_views {
+	char ***mountpoints;
+	unsigned int *nr;
+};
+
+static int add_view(struct libmnt_fs *fs, void *data)
+{
+	struct found_views *found = data;
+	char **grown = realloc(*found->mountpoints, (*found->nr + 1) * sizeof(char *));
+
+	if (!grown)
+		return -ENOMEM;
+	*found->mountpoints = grown;
+	if (!(grown[*found->nr] = strdup(mnt_fs_get_target(fs))))
+		return -ENOMEM;
+	(*found->nr)++;
+	return 0;
+}
+
+int discover_cgxfs_views(char ***mountpoints, unsigned int *nr)
+{
+	*mountpoints = NULL;
+	*nr = 0;
+	/* libfuse's type for subtype=cgxfs; the keeper mounts it as that too. */
+	return each_mount_of_type("fuse.cgxfs", add_view,
+				  &(struct found_views){.mountpoints = mountpoints, .nr = nr});
+}
+
+void cgxfs_views_free(char **mountpoints, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		free(mountpoints[i]);
+	free(mountpoints);
 }
 
 /* "cpu,cpuacct" when every word of @name is a controller or name=X; "" otherwise. */

@@ -13,9 +13,12 @@
 #include "table.h"
 #include "util.h"
 
+#include "deprecation_log.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -34,6 +37,7 @@ static const char usage_text[] =
 	"  --log FILE          a cgxfs deprecation log (JSON Lines)\n";
 
 struct options {
+	const char *command; /* "report" or "plan", for the hints */
 	const char *scan_dir;
 	bool scan;
 	const char *from;
@@ -126,6 +130,14 @@ static int parse_options(int argc, char **argv, unsigned int takes, struct optio
 			exit(0);
 		} else if ((takes & TAKE_FILES) && (arg[0] != '-' || !strcmp(arg, "-"))) {
 			opts->args[opts->nr_args++] = argv[i];
+		} else if ((takes & TAKE_FORMAT) && !strncmp(arg, "--", 2) &&
+			   out_format_lookup(arg + 2, &opts->format) == 0) {
+			/* --json reads as a format; the tool has one way to choose it. */
+			char hint[64];
+
+			snprintf(hint, sizeof(hint), "%s: the format is chosen with --format %s",
+				 arg, arg + 2);
+			return usage_error("unknown option %s", hint);
 		} else {
 			return usage_error("unknown option %s", arg);
 		}
@@ -169,6 +181,30 @@ static int read_counters(struct mig_report *report, const char *mountpoint)
 	return 0;
 }
 
+/*
+ * A host with no v1 hierarchy left may still have v1 users: those of a
+ * cgxfs view, which the mount table scan does not read (it is no cgroup
+ * mount), and those the view's deprecation log recorded.
+ */
+static void hint_sources(const struct options *opts)
+{
+	char **views = NULL;
+	unsigned int nr = 0;
+	struct stat st;
+
+	mig_warn("no cgroup v1 hierarchy is mounted: nothing to migrate in the mount table");
+	if (discover_cgxfs_views(&views, &nr) == 0)
+		for (unsigned int i = 0; i < nr; i++)
+			mig_warn("a cgxfs view is mounted at %s, not scanned: cgx-migrate %s "
+				 "--from %s",
+				 views[i], opts->command, views[i]);
+	cgxfs_views_free(views, nr);
+	if (!strcmp(opts->command, "report") && !opts->log &&
+	    stat(CGX_DEFAULT_DEPRECATION_LOG, &st) == 0 && st.st_size > 0)
+		mig_warn("cgxfs's deprecation log %s has records: cgx-migrate report --log %s",
+			 CGX_DEFAULT_DEPRECATION_LOG, CGX_DEFAULT_DEPRECATION_LOG);
+}
+
 static int scan_source(struct mig_report *report, const struct options *opts)
 {
 	struct v1_mount *mounts = NULL;
@@ -187,7 +223,7 @@ static int scan_source(struct mig_report *report, const struct options *opts)
 		goto out;
 	}
 	if (!nr)
-		mig_warn("no cgroup v1 hierarchy is mounted: nothing to migrate");
+		hint_sources(opts);
 	if ((r = report_add_source(report, opts->from ? "cgxfs" : "scan",
 				   dir ? dir : "mount table")) < 0 ||
 	    (r = scan_mounts(report, mounts, nr)) < 0)
@@ -225,6 +261,7 @@ static int cmd_report(int argc, char **argv, bool plan)
 
 	report_init(&report);
 	r = parse_options(argc, argv, TAKE_SOURCES | (plan ? TAKE_PLAN : TAKE_FORMAT), &opts);
+	opts.command = plan ? "plan" : "report";
 	if (r == 0 && plan && !opts.scan && !opts.from)
 		r = usage_error("%s", "plan needs hierarchies: --scan [DIR] or --from MOUNTPOINT");
 	if (r == 0)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int out_format_parse(const char *name, enum out_format *format)
+int out_format_lookup(const char *name, enum out_format *format)
 {
 	static const struct {
 		const char *name;
@@ -28,7 +28,14 @@ int out_format_parse(const char *name, enum out_format *format)
 			*format = formats[i].format;
 			return 0;
 		}
-	return mig_err(-EINVAL, "unknown format \"%s\" (text, json, markdown, html)", name);
+	return -EINVAL;
+}
+
+int out_format_parse(const char *name, enum out_format *format)
+{
+	if (out_format_lookup(name, format) < 0)
+		return mig_err(-EINVAL, "unknown format \"%s\" (text, json, markdown, html)", name);
+	return 0;
 }
 
 bool out_colour_auto(const char *path)

@@ -17,6 +17,8 @@ enum out_format { FMT_TEXT, FMT_JSON, FMT_MARKDOWN, FMT_HTML };
 
 /* "text", "json", "markdown" (or "md"), "html"; -EINVAL with a message otherwise. */
 int out_format_parse(const char *name, enum out_format *format);
+/* As out_format_parse(), quietly: -EINVAL for a name that is no format. */
+int out_format_lookup(const char *name, enum out_format *format);
 
 /* Writes what @render produces into @path atomically, or to stdout when @path is NULL. */
 int out_write(const char *path, int (*render)(FILE *out, void *data), void *data);

@@ -17,6 +17,9 @@ struct v1_mount {
 
 /* Every mount of type cgroup in this process's mount table, one per hierarchy. */
 int discover_mount_table(struct v1_mount **mounts, unsigned int *nr);
+/* The mount points of the cgxfs views (fuse.cgxfs) of this process's mount table. */
+int discover_cgxfs_views(char ***mountpoints, unsigned int *nr);
+void cgxfs_views_free(char **mountpoints, unsigned int nr);
 /*
  * The hierarchies under @dir: each subdirectory that is a cgroup mount, or
  * is named for controllers ("cpu,cpuacct"), or holds a tasks file (a named

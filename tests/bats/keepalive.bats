@@ -185,64 +185,36 @@ ask() {
 	[ -z "$(findmnt -n "$LOGDIR")" ]
 }
 
-@test "--fdstore hands the connection to systemd's store and a restart takes it back" {
-	# Stands in for systemd: the notify socket, the store, LISTEN_FDS at the restart.
+# Stands in for systemd: the notify socket, the store, LISTEN_FDS at the restart.
+fake_fdstore() {
 	kill -TERM "$KEEPER"
 	for _ in $(seq 50); do kill -0 "$KEEPER" 2>/dev/null || break; sleep 0.1; done
 	KEEPER=
-	run python3 - "$CGXFS" "$CG2" "$BASE" "$MNT" "$LOGDIR" <<'PY'
-import os, socket, subprocess, sys
-cgxfs, cg2, base, mnt, logdir = sys.argv[1:]
-sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-sock.bind(logdir + "/notify")
-sock.settimeout(30)
-env = dict(os.environ, NOTIFY_SOCKET=logdir + "/notify")
-args = ["-f", "--fdstore", "--cgroup2", cg2, "--base", base, "--log", "", mnt]
-
-def wait_ready(store):
-    while True:
-        msg, fds, _, _ = socket.recv_fds(sock, 1024, 4)
-        text = msg.decode()
-        for line in text.split("\n"):
-            if line.startswith("FDNAME="):
-                store[line[7:]] = fds[0]
-        if "READY=1" in text:
-            return
-
-store = {}
-daemon = subprocess.Popen([cgxfs] + args, env=env)
-wait_ready(store)
-print("stored", " ".join(sorted(store)))
-os.mkdir(mnt + "/memory/g2")
-with open(mnt + "/memory/g2/notify_on_release", "w") as f:
-    f.write("1")
-held = os.open(mnt + "/memory/g2/notify_on_release", os.O_RDONLY)
-ino = os.stat(mnt + "/memory/g2").st_ino
-daemon.kill()
-daemon.wait()
-names = sorted(store)
-def hand_down():
-    for i, name in enumerate(names):
-        os.dup2(store[name], 3 + i)
-daemon = subprocess.Popen(["sh", "-c", 'LISTEN_PID=$$ exec "$@"', "sh", cgxfs] + args,
-                          env=dict(env, LISTEN_FDS=str(len(names)), LISTEN_FDNAMES=":".join(names)),
-                          preexec_fn=hand_down, close_fds=False)
-wait_ready({})
-print("after restart", os.pread(held, 100, 0).decode().strip(),
-      os.stat(mnt + "/memory/g2").st_ino == ino)
-os.close(held)
-daemon.terminate()
-daemon.wait()
-# The store let go, as systemd does at a stop: the connection ends.
-for fd in store.values():
-    os.close(fd)
-PY
+	run python3 "$BATS_TEST_DIRNAME/fake_fdstore.py" "$1" "$CGXFS" "$CG2" "$BASE" "$MNT" "$LOGDIR"
 	echo "$output"
+	umount -l "$MNT"
 	[ "$status" -eq 0 ]
 	grep -qx "stored fuse fuse-init" <<<"$output"
+}
+
+@test "--fdstore hands the connection to systemd's store and a restart takes it back" {
+	fake_fdstore reuse
 	grep -qx "after restart 1 True" <<<"$output"
+	# Taken up, not stored again: the store holds one of each.
+	grep -qx "messages READY=1 MAINPID=[0-9]*" <<<"$output"
+	grep -qx "store fuse fuse-init" <<<"$output"
 	! grep -q "Transport endpoint" <<<"$output"
-	umount -l "$MNT"
+}
+
+@test "--fdstore: a store left with a gone connection's files is emptied before the new ones go in" {
+	fake_fdstore stale
+	# Removed by name first, then the new mount's files, then ready.
+	grep -qx "messages FDSTOREREMOVE=1 FDNAME=fuse | FDSTOREREMOVE=1 FDNAME=fuse-init | FDSTORE=1 FDNAME=fuse | FDSTORE=1 FDNAME=fuse-init | READY=1 MAINPID=[0-9]*" <<<"$output"
+	grep -qx "store fuse fuse-init" <<<"$output"
+	# The FUSE_INIT handed down is closed: only the new mount's is held.
+	grep -qx "daemon memfds 1 old one held False" <<<"$output"
+	grep -qx "answers True" <<<"$output"
+	! grep -q "cannot resend" <<<"$output"
 }
 
 # The eventfds the daemon holds: its own, and one per listener.

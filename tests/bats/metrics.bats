@@ -78,3 +78,19 @@ metric_at_least() {
 	[[ "$output" == *"--metrics wants an absolute path"* ]]
 	[ ! -d "$CG2/$BASE-2" ]
 }
+
+@test "metrics: a file in a directory that does not exist is refused at start, status 2" {
+	run "$CGXFS" --cgroup2 "$CG2" --base "$BASE-2" --metrics "$LOGDIR/none/cgx.prom" "$MNT"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--metrics $LOGDIR/none/cgx.prom: cannot use the directory $LOGDIR/none: No such file or directory"* ]]
+	[ ! -d "$CG2/$BASE-2" ]
+	[ ! -e "$LOGDIR/none" ]
+}
+
+@test "metrics: a file below something that is no directory is refused at start, status 2" {
+	: >"$LOGDIR/plain"
+	run "$CGXFS" --cgroup2 "$CG2" --base "$BASE-2" --metrics "$LOGDIR/plain/cgx.prom" "$MNT"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$LOGDIR/plain is not a directory"* ]]
+	[ ! -d "$CG2/$BASE-2" ]
+}

@@ -183,13 +183,18 @@ make_university() {
 		"hugetlb:/web:hugetlb.2MB.limit_in_bytes=1073741824" ]
 }
 
-@test "report --from a running cgxfs proposes the leaf cgxfs itself chose" {
+# A cgxfs view on a scratch base of the host's cgroup2 mount, at $MNT.
+start_view() {
 	CG2=$(cgroup2_mount)
 	[ -n "$CG2" ] || skip "no cgroup2 mount on this host"
 	BASE=cgx-test-$$-$RANDOM
 	MNT=$(mktemp -d /tmp/cgxfs-mnt.XXXXXX)
 	export CG2 BASE MNT
 	start_cgxfs
+}
+
+@test "report --from a running cgxfs proposes the leaf cgxfs itself chose" {
+	start_view
 	mkdir "$MNT/cpu,cpuacct/students" "$MNT/net_cls,net_prio/browsers"
 	echo 0x100001 >"$MNT/net_cls,net_prio/browsers/net_cls.classid"
 	spawn_sleeper
@@ -205,6 +210,36 @@ make_university() {
 	q='.hierarchies[] | select(.name == "net_cls,net_prio") | .groups[] | select(.path == "/browsers") | .settings[0]'
 	[ "$(jq -r "$q | .file" "$WORK/r.json")" = net_cls.classid ]
 	[ "$(jq -r "$q | .value" "$WORK/r.json")" = 1048577 ]
+}
+
+# cgx-migrate ARGS... in a mount namespace of its own where no v1 hierarchy
+# is mounted, as on a cgroup2-only host (the host's mounts are not touched:
+# the namespace's propagation is private), with a default deprecation log
+# of one record on a tmpfs over /var/log.
+migrate_without_v1() {
+	unshare --mount --propagation private sh -c '
+		awk "\$3 == \"cgroup\" { print \$2 }" /proc/self/mounts | sort -r |
+			while read -r m; do umount -l "$m" || exit 1; done
+		mount -t tmpfs cgx-test /var/log && mkdir /var/log/cgx &&
+			echo "{\"v\":2}" >/var/log/cgx/deprecations.jsonl || exit 1
+		exec "$@"' sh "$MIGRATE" "$@"
+}
+
+@test "report with no v1 hierarchy mounted names the cgxfs view and the log to read instead" {
+	start_view
+	run --separate-stderr migrate_without_v1 report --format json
+	[ "$status" -eq 0 ]
+	# Still the mount table's report: what is scanned does not change behind the user's back.
+	[ "$(jq -r '.sources[0].kind' <<<"$output")" = scan ]
+	[ "$(jq '.hierarchies | length' <<<"$output")" = 0 ]
+	grep -qx "cgx-migrate: warning: no cgroup v1 hierarchy is mounted: nothing to migrate in the mount table" <<<"$stderr"
+	grep -qxF "cgx-migrate: warning: a cgxfs view is mounted at $MNT, not scanned: cgx-migrate report --from $MNT" <<<"$stderr"
+	grep -qxF "cgx-migrate: warning: cgxfs's deprecation log /var/log/cgx/deprecations.jsonl has records: cgx-migrate report --log /var/log/cgx/deprecations.jsonl" <<<"$stderr"
+	# plan hints at plan, and not at the log, which it does not read.
+	run --separate-stderr migrate_without_v1 plan
+	[ "$status" -eq 0 ]
+	grep -qxF "cgx-migrate: warning: a cgxfs view is mounted at $MNT, not scanned: cgx-migrate plan --from $MNT" <<<"$stderr"
+	! grep -q "deprecation log" <<<"$stderr"
 }
 
 write_log() {
@@ -328,6 +363,12 @@ PY
 	[[ "$output" == *'unknown format "yaml"'* ]]
 	run "$MIGRATE" frobnicate
 	[ "$status" -ne 0 ]
+	# A format as an option of its own: the error says how the tool spells it.
+	run "$MIGRATE" report --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"unknown option --json: the format is chosen with --format json"* ]]
+	run "$MIGRATE" report --frob
+	[[ "$output" == *"unknown option --frob"$'\n'* ]]
 	run "$MIGRATE" report --log "$WORK"
 	[ "$status" -ne 0 ]
 	mkdir "$WORK/empty"
