@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,11 +200,20 @@ static void *sender(void *arg)
 static bool sender_running(struct journal_queue *queue)
 {
 	pid_t self = getpid();
+	sigset_t all, saved;
 	int r;
 
 	if (queue->sender_of == self)
 		return true;
-	if ((r = pthread_create(&queue->thread, NULL, sender, queue)) != 0) {
+	/*
+	 * Born with every signal blocked: a SIGTERM the process gets must go to
+	 * a thread that acts on it (libfuse's loop), not to one that only sends.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	r = pthread_create(&queue->thread, NULL, sender, queue);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (r != 0) {
 		cgx_log_errno(-r, "journal: cannot start the thread that sends the records");
 		return false;
 	}

@@ -167,7 +167,7 @@ static void *watch_loop(void *arg)
 
 int watcher_start(struct watcher *watcher, struct cgx_ctx *ctx, const char *metrics_path)
 {
-	sigset_t hup;
+	sigset_t hup, stop, saved;
 	int r;
 
 	*watcher = (struct watcher){.ctx = ctx,
@@ -189,7 +189,21 @@ int watcher_start(struct watcher *watcher, struct cgx_ctx *ctx, const char *metr
 		watcher_stop(watcher);
 		return r;
 	}
-	if ((r = pthread_create(&watcher->thread, NULL, watch_loop, watcher)) != 0) {
+	/*
+	 * The signals libfuse ends the loop on are blocked in the watcher from
+	 * its first instruction: a SIGTERM the kernel gave this thread would
+	 * run libfuse's handler here, mark the session exited, and wake neither
+	 * the loop's main thread (waiting on its semaphore) nor its workers
+	 * (in read, with these signals blocked): the daemon would never exit.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &stop, &saved);
+	r = pthread_create(&watcher->thread, NULL, watch_loop, watcher);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (r != 0) {
 		watcher_stop(watcher);
 		return cgx_log_errno(-r, "cannot start the watcher thread");
 	}
