@@ -12,11 +12,11 @@
  */
 #include "bpf_devices.h"
 
-#include <linux/bpf.h>
+#include "bpf_cgroup.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 
 /* The kernel's isspace() (lib/ctype.c): the C locale's, plus 0xa0. */
 static bool kisspace(char c)
@@ -480,12 +480,6 @@ int devcg_list_parse(const char *text, struct devcg_list *list)
 /* Registers of the program: the context, and the request's fields once loaded. */
 enum { R0_VERDICT = 0, R1_CTX = 1, R2_ACCESS = 2, R3_TYPE = 3, R4_MAJOR = 4, R5_MINOR = 5 };
 
-static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
-{
-	return (struct bpf_insn){
-		.code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm};
-}
-
 /* The instructions one exception takes; 0 when it can never decide (see devcg_prog_build). */
 static unsigned int block_length(const struct devcg_list *list, const struct devcg_exception *ex)
 {
@@ -513,15 +507,15 @@ int devcg_prog_build(const struct devcg_list *list, void **insns, unsigned int *
 		nr += block_length(list, &list->ex[i]);
 	if (!(prog = calloc(nr, sizeof(*prog))))
 		return -ENOMEM;
-	prog[n++] = insn(BPF_LDX | BPF_MEM | BPF_W, R2_ACCESS, R1_CTX,
-			 offsetof(struct bpf_cgroup_dev_ctx, access_type), 0);
-	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, R3_TYPE, R2_ACCESS, 0, 0);
-	prog[n++] = insn(BPF_ALU64 | BPF_AND | BPF_K, R3_TYPE, 0, 0, 0xffff);
-	prog[n++] = insn(BPF_ALU64 | BPF_RSH | BPF_K, R2_ACCESS, 0, 0, 16);
-	prog[n++] = insn(BPF_LDX | BPF_MEM | BPF_W, R4_MAJOR, R1_CTX,
-			 offsetof(struct bpf_cgroup_dev_ctx, major), 0);
-	prog[n++] = insn(BPF_LDX | BPF_MEM | BPF_W, R5_MINOR, R1_CTX,
-			 offsetof(struct bpf_cgroup_dev_ctx, minor), 0);
+	prog[n++] = bpf_insn(BPF_LDX | BPF_MEM | BPF_W, R2_ACCESS, R1_CTX,
+			     offsetof(struct bpf_cgroup_dev_ctx, access_type), 0);
+	prog[n++] = bpf_insn(BPF_ALU64 | BPF_MOV | BPF_X, R3_TYPE, R2_ACCESS, 0, 0);
+	prog[n++] = bpf_insn(BPF_ALU64 | BPF_AND | BPF_K, R3_TYPE, 0, 0, 0xffff);
+	prog[n++] = bpf_insn(BPF_ALU64 | BPF_RSH | BPF_K, R2_ACCESS, 0, 0, 16);
+	prog[n++] = bpf_insn(BPF_LDX | BPF_MEM | BPF_W, R4_MAJOR, R1_CTX,
+			     offsetof(struct bpf_cgroup_dev_ctx, major), 0);
+	prog[n++] = bpf_insn(BPF_LDX | BPF_MEM | BPF_W, R5_MINOR, R1_CTX,
+			     offsetof(struct bpf_cgroup_dev_ctx, minor), 0);
 	for (unsigned int i = 0; i < list->nr; i++) {
 		const struct devcg_exception *ex = &list->ex[i];
 		unsigned int end = n + block_length(list, ex);
@@ -529,210 +523,81 @@ int devcg_prog_build(const struct devcg_list *list, void **insns, unsigned int *
 		if (end == n)
 			continue;
 		/* Each jump's offset counts from the instruction after it. */
-		prog[n] = insn(BPF_JMP32 | BPF_JNE | BPF_K, R3_TYPE, 0, end - n - 1, ex->type);
+		prog[n] = bpf_insn(BPF_JMP32 | BPF_JNE | BPF_K, R3_TYPE, 0, end - n - 1, ex->type);
 		n++;
 		if (ex->major != DEVCG_ANY) {
-			prog[n] = insn(BPF_JMP32 | BPF_JNE | BPF_K, R4_MAJOR, 0, end - n - 1,
-				       (int32_t)ex->major);
+			prog[n] = bpf_insn(BPF_JMP32 | BPF_JNE | BPF_K, R4_MAJOR, 0, end - n - 1,
+					   (int32_t)ex->major);
 			n++;
 		}
 		if (ex->minor != DEVCG_ANY) {
-			prog[n] = insn(BPF_JMP32 | BPF_JNE | BPF_K, R5_MINOR, 0, end - n - 1,
-				       (int32_t)ex->minor);
+			prog[n] = bpf_insn(BPF_JMP32 | BPF_JNE | BPF_K, R5_MINOR, 0, end - n - 1,
+					   (int32_t)ex->minor);
 			n++;
 		}
-		prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, R0_VERDICT, R2_ACCESS, 0, 0);
+		prog[n++] = bpf_insn(BPF_ALU64 | BPF_MOV | BPF_X, R0_VERDICT, R2_ACCESS, 0, 0);
 		if (list->allow) {
-			prog[n++] = insn(BPF_ALU64 | BPF_AND | BPF_K, R0_VERDICT, 0, 0,
-					 (uint16_t)ex->access);
-			prog[n++] = insn(BPF_JMP | BPF_JEQ | BPF_K, R0_VERDICT, 0, 2, 0);
-			prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, R0_VERDICT, 0, 0, 0);
+			prog[n++] = bpf_insn(BPF_ALU64 | BPF_AND | BPF_K, R0_VERDICT, 0, 0,
+					     (uint16_t)ex->access);
+			prog[n++] = bpf_insn(BPF_JMP | BPF_JEQ | BPF_K, R0_VERDICT, 0, 2, 0);
+			prog[n++] = bpf_insn(BPF_ALU64 | BPF_MOV | BPF_K, R0_VERDICT, 0, 0, 0);
 		} else {
-			prog[n++] = insn(BPF_ALU64 | BPF_AND | BPF_K, R0_VERDICT, 0, 0,
-					 (uint16_t)~ex->access);
-			prog[n++] = insn(BPF_JMP | BPF_JNE | BPF_K, R0_VERDICT, 0, 2, 0);
-			prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, R0_VERDICT, 0, 0, 1);
+			prog[n++] = bpf_insn(BPF_ALU64 | BPF_AND | BPF_K, R0_VERDICT, 0, 0,
+					     (uint16_t)~ex->access);
+			prog[n++] = bpf_insn(BPF_JMP | BPF_JNE | BPF_K, R0_VERDICT, 0, 2, 0);
+			prog[n++] = bpf_insn(BPF_ALU64 | BPF_MOV | BPF_K, R0_VERDICT, 0, 0, 1);
 		}
-		prog[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		prog[n++] = bpf_insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	}
-	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, R0_VERDICT, 0, 0, list->allow ? 1 : 0);
-	prog[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	prog[n++] = bpf_insn(BPF_ALU64 | BPF_MOV | BPF_K, R0_VERDICT, 0, 0, list->allow ? 1 : 0);
+	prog[n++] = bpf_insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	*insns = prog;
 	*nr_insns = n;
 	return 0;
 }
 
-static int sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr)
-{
-	long r = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-
-	return r < 0 ? -errno : (int)r;
-}
-
-static uint64_t ptr_to_u64(const void *ptr)
-{
-	return (uint64_t)(uintptr_t)ptr;
-}
+static const struct bpf_cgroup_prog devices_prog = {
+	.type = BPF_PROG_TYPE_CGROUP_DEVICE,
+	.attach_type = BPF_CGROUP_DEVICE,
+	.name = DEVCG_PROG_NAME,
+	.what = "devices",
+};
 
 static int prog_load(const struct devcg_list *list)
 {
-	static const char license[] = "GPL";
 	_cleanup_free_ void *insns = NULL;
-	_cleanup_free_ char *log = NULL;
-	union bpf_attr attr;
 	unsigned int nr;
-	int fd;
-
-	if ((fd = devcg_prog_build(list, &insns, &nr)) < 0)
-		return fd;
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_CGROUP_DEVICE;
-	attr.expected_attach_type = BPF_CGROUP_DEVICE;
-	attr.insns = ptr_to_u64(insns);
-	attr.insn_cnt = nr;
-	attr.license = ptr_to_u64(license);
-	memcpy(attr.prog_name, DEVCG_PROG_NAME, sizeof(DEVCG_PROG_NAME));
-	if ((fd = sys_bpf(BPF_PROG_LOAD, &attr)) >= 0 || (fd != -EINVAL && fd != -EACCES))
-		return fd < 0 ? cgx_log_errno(fd, "cannot load the devices program") : fd;
-	/* The verifier refused it: load again only to say why. */
-	if ((log = calloc(1, 65536))) {
-		attr.log_buf = ptr_to_u64(log);
-		attr.log_size = 65536;
-		attr.log_level = 1;
-		if ((fd = sys_bpf(BPF_PROG_LOAD, &attr)) >= 0)
-			return fd;
-	}
-	return cgx_log_errno(fd, "the verifier refused the devices program of %u instructions: %s",
-			     nr, log ? log : "");
-}
-
-/* The programs of ours on one cgroup, with an fd each to detach them by. */
-struct our_progs {
-	int fd[64]; /* BPF_CGROUP_MAX_PROGS */
-	uint8_t tag[64][BPF_TAG_SIZE];
-	unsigned int nr;
-};
-
-static void our_progs_release(struct our_progs *ours)
-{
-	for (unsigned int i = 0; i < ours->nr; i++)
-		close(ours->fd[i]);
-	ours->nr = 0;
-}
-
-static int prog_info(int fd, struct bpf_prog_info *info)
-{
-	union bpf_attr attr;
-
-	memset(info, 0, sizeof(*info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(*info);
-	attr.info.info = ptr_to_u64(info);
-	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
-}
-
-/* The device programs attached to @cgroup_fd itself whose name is ours. */
-static int query_ours(int cgroup_fd, struct our_progs *ours)
-{
-	uint32_t ids[ARRAY_SIZE(ours->fd)];
-	union bpf_attr attr;
 	int r;
 
-	ours->nr = 0;
-	memset(&attr, 0, sizeof(attr));
-	attr.query.target_fd = cgroup_fd;
-	attr.query.attach_type = BPF_CGROUP_DEVICE;
-	attr.query.prog_ids = ptr_to_u64(ids);
-	attr.query.prog_cnt = ARRAY_SIZE(ids);
-	if ((r = sys_bpf(BPF_PROG_QUERY, &attr)) < 0)
+	if ((r = devcg_prog_build(list, &insns, &nr)) < 0)
 		return r;
-	for (unsigned int i = 0; i < attr.query.prog_cnt && i < ARRAY_SIZE(ids); i++) {
-		struct bpf_prog_info info;
-		union bpf_attr get;
-		int fd;
-
-		memset(&get, 0, sizeof(get));
-		get.prog_id = ids[i];
-		/* Detached and freed since the query: nothing left to do about it. */
-		if ((fd = sys_bpf(BPF_PROG_GET_FD_BY_ID, &get)) == -ENOENT)
-			continue;
-		if (fd < 0 || (r = prog_info(fd, &info)) < 0) {
-			if (fd >= 0)
-				close(fd);
-			our_progs_release(ours);
-			return fd < 0 ? fd : r;
-		}
-		if (strncmp(info.name, DEVCG_PROG_NAME, sizeof(info.name))) {
-			close(fd);
-			continue;
-		}
-		memcpy(ours->tag[ours->nr], info.tag, BPF_TAG_SIZE);
-		ours->fd[ours->nr++] = fd;
-	}
-	return 0;
-}
-
-static int prog_detach(int cgroup_fd, int prog_fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.target_fd = cgroup_fd;
-	attr.attach_bpf_fd = prog_fd;
-	attr.attach_type = BPF_CGROUP_DEVICE;
-	return sys_bpf(BPF_PROG_DETACH, &attr);
-}
-
-static int detach_ours(int cgroup_fd, struct our_progs *ours)
-{
-	int r = 0;
-
-	for (unsigned int i = 0; i < ours->nr; i++) {
-		int d = prog_detach(cgroup_fd, ours->fd[i]);
-
-		/* ENOENT: someone detached it meanwhile, which is what we wanted. */
-		if (d < 0 && d != -ENOENT && r == 0)
-			r = cgx_log_errno(d, "cannot detach an earlier devices program");
-	}
-	return r;
+	return bpf_cgroup_prog_load(&devices_prog, insns, nr);
 }
 
 int devcg_cgroup_clear(int cgroup_fd)
 {
-	_cleanup_(our_progs_release) struct our_progs ours = {.nr = 0};
-	int r;
-
-	if ((r = query_ours(cgroup_fd, &ours)) < 0)
-		return r;
-	return detach_ours(cgroup_fd, &ours);
+	return bpf_cgroup_clear(cgroup_fd, &devices_prog);
 }
 
 int devcg_cgroup_apply(int cgroup_fd, const struct devcg_list *list)
 {
-	_cleanup_(our_progs_release) struct our_progs ours = {.nr = 0};
+	_cleanup_(bpf_cgroup_ours_release) struct bpf_cgroup_ours ours = {.nr = 0};
 	_cleanup_close_ int prog_fd = -1;
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 	int r;
 
 	if (devcg_list_allows_all(list))
 		return devcg_cgroup_clear(cgroup_fd);
 	if ((prog_fd = prog_load(list)) < 0)
 		return prog_fd;
-	if ((r = query_ours(cgroup_fd, &ours)) < 0)
+	if ((r = bpf_cgroup_query_ours(cgroup_fd, &devices_prog, &ours)) < 0)
 		return cgx_log_errno(r, "cannot list the device programs of a cgroup");
 	/* The same instructions are there already (a restart, a repeated rule): keep them. */
-	if (ours.nr == 1 && prog_info(prog_fd, &info) == 0 &&
+	if (ours.nr == 1 && bpf_prog_info_get(prog_fd, &info) == 0 &&
 	    !memcmp(info.tag, ours.tag[0], BPF_TAG_SIZE))
 		return 0;
-	memset(&attr, 0, sizeof(attr));
-	attr.target_fd = cgroup_fd;
-	attr.attach_bpf_fd = prog_fd;
-	attr.attach_type = BPF_CGROUP_DEVICE;
-	attr.attach_flags = BPF_F_ALLOW_MULTI;
-	if ((r = sys_bpf(BPF_PROG_ATTACH, &attr)) < 0)
-		return cgx_log_errno(r, "cannot attach the devices program");
+	if ((r = bpf_cgroup_attach(cgroup_fd, &devices_prog, prog_fd)) < 0)
+		return r;
 	/* The new filter is in force: the old ones may go now. */
-	return detach_ours(cgroup_fd, &ours);
+	return bpf_cgroup_detach_ours(cgroup_fd, &devices_prog, &ours);
 }
