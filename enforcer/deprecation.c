@@ -874,6 +874,11 @@ static void deprecation_check_write(const struct v1_file_ctx *fc, const char *va
 	case V1M_RESET:
 		kind = DEPRECATION_NO_V2_EQUIVALENT;
 		break;
+	case V1M_EMULATED:
+		if (!(row->flags & V1F_V2_LACKS) || is_default_value(row, value))
+			return;
+		kind = DEPRECATION_NO_V2_EQUIVALENT;
+		break;
 	case V1M_APPROX:
 		kind = DEPRECATION_APPROXIMATE;
 		break;

@@ -82,7 +82,7 @@ static int dir_make(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *parent, c
 	if ((r = tree_add_dir(&ctx->tree, parent, v2_name, dir)) < 0)
 		goto undo;
 	/* A cgroup just made is thawed and filters no device. */
-	(*dir)->may_be_frozen = (*dir)->may_filter_devices = false;
+	(*dir)->may_be_frozen = (*dir)->may_filter_devices = (*dir)->may_classify_packets = false;
 	if (hashed) {
 		_cleanup_close_ int fd = -1;
 

@@ -92,9 +92,10 @@ static int make_child_dir(struct cgx_ctx *ctx, struct v2_dir *parent, const char
 		unlinkat(parent_ref.fd, name, AT_REMOVEDIR);
 		return r;
 	}
-	/* A cgroup just made is thawed and filters no device. */
+	/* A cgroup just made is thawed, filters no device and classifies no packet. */
 	if (made)
-		(*child)->may_be_frozen = (*child)->may_filter_devices = false;
+		(*child)->may_be_frozen = (*child)->may_filter_devices =
+			(*child)->may_classify_packets = false;
 	return 0;
 }
 

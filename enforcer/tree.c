@@ -55,7 +55,7 @@ static int tree_new_dir(struct v2_tree *tree, const char *v2_name, struct v2_dir
 		return -ENOMEM;
 	}
 	dir->created = time(NULL);
-	dir->may_be_frozen = dir->may_filter_devices = true;
+	dir->may_be_frozen = dir->may_filter_devices = dir->may_classify_packets = true;
 	dir->serial = ++tree->next_serial;
 	tree->nr_dirs++;
 	*out = dir;
@@ -294,7 +294,7 @@ int tree_add_dir(struct v2_tree *tree, struct v2_dir *parent, const char *v2_nam
 void tree_dir_renew(struct v2_tree *tree, struct v2_dir *dir)
 {
 	dir->events_watched = false;
-	dir->may_be_frozen = dir->may_filter_devices = true;
+	dir->may_be_frozen = dir->may_filter_devices = dir->may_classify_packets = true;
 	dir->serial = ++tree->next_serial;
 }
 

@@ -84,12 +84,12 @@ struct v2_dir {
 	bool events_watched;
 	/*
 	 * What a leaf's settings may have left in the kernel: cgroup.freeze 1,
-	 * a device program. Set until known otherwise (a directory found at
+	 * a device program, an egress program. Set until known otherwise (a directory found at
 	 * start-up, one written to), cleared when the daemon made the directory
 	 * or reset it, so that retiring a leaf of a group never frozen nor
 	 * filtered costs no write and no BPF query.
 	 */
-	bool may_be_frozen, may_filter_devices;
+	bool may_be_frozen, may_filter_devices, may_classify_packets;
 	/* Unique in the tree's life: a freed directory's memory may come back as another. */
 	uint64_t serial;
 };

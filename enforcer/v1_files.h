@@ -52,6 +52,11 @@ enum v1_file_flags {
 	V1F_OPENER_ADMIN = 1 << 3, /* a write needs the opener's CAP_SYS_ADMIN, not the writer's */
 	V1F_OPENER_CREDS = 1 << 4, /* a write checks the opener's groups and capabilities */
 	V1F_ROOT_KNOB = 1 << 5,	   /* written at the root too, it sets the base's v2 knob */
+	/*
+	 * Emulated where cgroup2 itself has nothing of the kind: a write is
+	 * logged as no-v2-equivalent, since it stops working with cgx gone.
+	 */
+	V1F_V2_LACKS = 1 << 6,
 };
 
 /* What a v1 file becomes in cgroup2 (docs/design.md §4): the report and the deprecation log read

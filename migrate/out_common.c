@@ -47,7 +47,8 @@ const char *setting_note(const struct mig_setting *setting)
 {
 	const struct v1_v2_map *map = &setting->row->v2;
 
-	if (setting->fate == FATE_LOST && map->kind != V1M_NONE && map->kind != V1M_RESET)
+	if (setting->fate == FATE_LOST && map->kind != V1M_NONE && map->kind != V1M_RESET &&
+	    !(setting->row->flags & V1F_V2_LACKS))
 		return "the value does not convert: the kernel would not have taken it";
 	return map->note ? map->note : "";
 }

@@ -185,7 +185,11 @@ static int convert_setting(const struct group_values *values, const struct v1_fi
 	_cleanup_strbuf_ struct strbuf out = STRBUF_INIT;
 	int r;
 
-	setting->fate = mig_fate_of(row->v2.kind);
+	/*
+	 * cgx carries net_cls and net_prio out, but a cgroup2 kernel alone has
+	 * nothing of the kind: the report is about the move, so they are lost.
+	 */
+	setting->fate = row->flags & V1F_V2_LACKS ? FATE_LOST : mig_fate_of(row->v2.kind);
 	switch (row->v2.kind) {
 	case V1M_SAME:
 		setting->v2_value = trimmed_copy(text);

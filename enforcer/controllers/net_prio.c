@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * net_prio (net/core/netprio_cgroup.c): a per-interface socket priority.
- * cgroup2 has no such controller: a priority comes from the program
- * (SO_PRIORITY), tc, or an eBPF program matching the cgroup. The map keeps
- * its v1 behaviour and has no effect.
+ * cgroup2 has no such controller. The egress program of netclass.h gives a
+ * packet without a priority its group's entry for the device it leaves
+ * by, as v1 did at the device.
  */
 #include "../knob.h"
+#include "../netclass.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -138,7 +139,7 @@ static int ifpriomap_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	}
 	if (prio && strbuf_addf(&map, "%s %u\n", name, prio) < 0)
 		return -ENOMEM;
-	return cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, map.buf ? map.buf : "");
+	return netclass_value_set(fc, map.buf ? map.buf : "");
 }
 
 static int prioidx_read(const struct v1_file_ctx *fc, struct strbuf *out)
@@ -179,12 +180,13 @@ static void net_prio_online(struct cgx_ctx *ctx, struct v2_dir *group, unsigned 
 static const struct v1_file net_prio_files[] = {
 	{.name = "net_prio.ifpriomap",
 	 .mode = 0644,
-	 .flags = V1F_INHERIT, /* cgrp_css_online() copies the parent's priorities */
+	 .flags = V1F_INHERIT | V1F_V2_LACKS, /* cgrp_css_online() copies the parent's priorities */
 	 .default_value = "",
 	 .read = ifpriomap_read,
 	 .write = ifpriomap_write,
-	 .v2 = V2_NONE("set SO_PRIORITY in the program, or classify with tc or an eBPF "
-		       "program matching the cgroup")},
+	 .v2 = V2_EMULATED("a cgroup_skb egress program sets skb->priority per device for "
+			   "packets without one (systemd: none; set SO_PRIORITY in the program, "
+			   "or classify with tc or an eBPF program matching the cgroup)")},
 	{.name = "net_prio.prioidx",
 	 .mode = 0444,
 	 .default_value = "1\n",
@@ -197,4 +199,6 @@ const struct v1_controller v1_net_prio = {
 	.files = net_prio_files,
 	.nr_files = ARRAY_SIZE(net_prio_files),
 	.online = net_prio_online,
+	.apply_leaf = netclass_apply_leaf,
+	.reset_leaf = netclass_reset_leaf,
 };

@@ -119,12 +119,12 @@ make_university() {
 	[ "$(jq '[.hierarchies[] | select(.name == "cpu,cpuacct") | .groups[0].settings[]] | length' "$WORK/r.json")" = 0 ]
 }
 
-@test "a copy of a v1 layout: net_cls.classid has no v2 file, and the note says what instead" {
+@test "a copy of a v1 layout: net_cls.classid has no v2 file, cgx emulates it, and the note says what instead" {
 	make_university
 	"$MIGRATE" report --scan "$UNIVERSITY" --format json >"$WORK/r.json"
 	q='.hierarchies[] | select(.name == "net_cls,net_prio") | .groups[] | select(.path == "/browsers") | .settings[] | select(.file == "net_cls.classid")'
 	[ "$(jq -r "$q | .value" "$WORK/r.json")" = 0x100001 ]
-	[ "$(jq -r "$q | .mapping" "$WORK/r.json")" = none ]
+	[ "$(jq -r "$q | .mapping" "$WORK/r.json")" = emulated ]
 	[ "$(jq -r "$q | .v2_file" "$WORK/r.json")" = null ]
 	[ "$(jq -r "$q | .fate" "$WORK/r.json")" = lost ]
 	[[ "$(jq -r "$q | .note" "$WORK/r.json")" == *"socket cgroupv2"* ]]
@@ -384,7 +384,7 @@ PY
 	grep -qxF "mkdir -p \"\$root\"/'students/@net_cls=browsers'" "$WORK/plan.sh"
 	grep -qxF "echo '+cpu' > \"\$root\"/cgroup.subtree_control" "$WORK/plan.sh"
 	grep -qxF "echo '59' > \"\$root\"/'students'/cpu.weight" "$WORK/plan.sh"
-	grep -qF "# net_cls,net_prio:/browsers net_cls.classid=0x100001: lost; match the cgroup path" "$WORK/plan.sh"
+	grep -qF "# net_cls,net_prio:/browsers net_cls.classid=0x100001: lost; a cgroup_skb egress program gives the classid" "$WORK/plan.sh"
 }
 
 @test "plan applied under a scratch cgroup2 directory builds the report's v2 tree" {

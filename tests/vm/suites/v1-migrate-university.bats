@@ -328,7 +328,7 @@ is() {
   # The kernel reads a class id back in decimal.
   is "net_cls,net_prio /browsers net_cls.classid value" 1048577
   is "net_cls,net_prio /browsers net_cls.classid default" 0
-  is "net_cls,net_prio /browsers net_cls.classid mapping" none
+  is "net_cls,net_prio /browsers net_cls.classid mapping" emulated
   is "net_cls,net_prio /browsers net_cls.classid v2_file" null
   is "net_cls,net_prio /browsers net_cls.classid v2_value" null
   is "net_cls,net_prio /browsers net_cls.classid fate" lost
@@ -437,7 +437,7 @@ is() {
   [[ $plan == *$'\necho \'max 50000\' > "$root"/\'faculty\'/cpu.max\n'* ]]
   [[ $plan == *$'\necho \'268435456\' > "$root"/\'faculty\'/memory.max\n'* ]]
   [[ $plan == *$'\necho \'1\' > "$root"/\'lab\'/cgroup.freeze\n'* ]]
-  [[ $plan == *'# net_cls,net_prio:/browsers net_cls.classid=1048577: lost; match the cgroup path'* ]]
+  [[ $plan == *'# net_cls,net_prio:/browsers net_cls.classid=1048577: lost; a cgroup_skb egress program gives the classid'* ]]
   [[ $plan == *'# net_cls,net_prio:/torrent net_prio.ifpriomap=lo 5: lost; set SO_PRIORITY'* ]]
   # One write per converted value, none for the lost ones.
   [ "$(grep -c "^echo '[^+]" "$OUT/plan.sh")" = 7 ]

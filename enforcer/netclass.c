@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "netclass.h"
+
+#include "bpf_netclass.h"
+
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "eth0 5\n..." as net_prio.ifpriomap stores it: an entry per device this namespace has. */
+static int add_priomap(const char *map, struct netclass_entry *entries, unsigned int *nr)
+{
+	for (const char *line = map; *line;) {
+		size_t len = strcspn(line, "\n");
+		const char *space = memchr(line, ' ', len);
+		char name[IF_NAMESIZE + 1];
+		unsigned int ifindex;
+		unsigned long prio;
+
+		if (space && (size_t)(space - line) < sizeof(name)) {
+			memcpy(name, line, (size_t)(space - line));
+			name[space - line] = '\0';
+			prio = strtoul(space + 1, NULL, 10);
+			/* A device gone since the write has no packets to classify. */
+			if (prio && (ifindex = if_nametoindex(name))) {
+				if (*nr == NETCLASS_MAX_ENTRIES)
+					return -E2BIG;
+				entries[(*nr)++] = (struct netclass_entry){ifindex, (uint32_t)prio};
+			}
+		}
+		line += len + (line[len] == '\n');
+	}
+	return 0;
+}
+
+/* What @leaf's program must give, from the net_cls and net_prio groups of its tuple. */
+static int leaf_entries(struct cgx_ctx *ctx, const struct v2_dir *leaf,
+			struct netclass_entry *entries, unsigned int *nr)
+{
+	*nr = 0;
+	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
+		struct v2_dir *group = leaf->leaf_tuple->coord[h];
+		const char *text;
+		int r;
+
+		if (!group)
+			continue;
+		if ((text = cgx_value_named(ctx, group, h, "net_cls.classid"))) {
+			unsigned long classid = strtoul(text, NULL, 10);
+
+			if (classid)
+				entries[(*nr)++] = (struct netclass_entry){NETCLASS_ANY_DEVICE,
+									   (uint32_t)classid};
+		}
+		if ((text = cgx_value_named(ctx, group, h, "net_prio.ifpriomap")) &&
+		    (r = add_priomap(text, entries, nr)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int leaf_sync(struct cgx_ctx *ctx, struct v2_dir *leaf)
+{
+	struct netclass_entry entries[NETCLASS_MAX_ENTRIES];
+	unsigned int nr;
+	int r;
+
+	if (!leaf->leaf_tuple)
+		return 0;
+	if ((r = leaf_entries(ctx, leaf, entries, &nr)) < 0)
+		return cgx_log_errno(r, "leaf %s: more than %u net_prio.ifpriomap entries",
+				     leaf->name, NETCLASS_MAX_ENTRIES - 1);
+	/* Nothing to classify, and nothing of ours can be there: no BPF query at all. */
+	if (!nr && !leaf->may_classify_packets)
+		return 0;
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, leaf);
+
+	if (ref.fd < 0)
+		return ref.fd;
+	/* Set before: a program attached and then refused half-way may be there. */
+	leaf->may_classify_packets = true;
+	if ((r = netclass_cgroup_apply(ref.fd, entries, nr)) < 0)
+		return cgx_log_errno(r, "cannot set the packet classes of leaf %s", leaf->name);
+	leaf->may_classify_packets = nr > 0;
+	return 0;
+}
+
+int netclass_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier)
+{
+	(void)hier;
+	return leaf_sync(ctx, leaf);
+}
+
+/*
+ * With BPF_F_ALLOW_MULTI, a program left on a directory that is no leaf
+ * would classify every leaf below it. Best effort, as for the devices
+ * program: a kernel without cgroup BPF never had one to leave.
+ */
+int netclass_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = {ctx, dir, -1};
+	int r;
+
+	(void)hier;
+	if (!dir->may_classify_packets)
+		return 0;
+	if ((ref.fd = cgx_dir_get(ctx, dir)) < 0)
+		return ref.fd;
+	if ((r = netclass_cgroup_clear(ref.fd)) < 0)
+		cgx_log(CGX_LOG_DEBUG, "egress program of %s not cleared: %s", dir->name,
+			strerror(-r));
+	else
+		dir->may_classify_packets = false;
+	return 0;
+}
+
+static int group_sync(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
+{
+	int r;
+
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+		if (leaf->leaf_tuple->coord[hier] == group && (r = leaf_sync(ctx, leaf)) < 0)
+			return r;
+	return 0;
+}
+
+int netclass_value_set(const struct v1_file_ctx *fc, const char *text)
+{
+	const char *stored = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
+	_cleanup_free_ char *old = stored ? strdup(stored) : NULL;
+	int r;
+
+	if (stored && !old)
+		return -ENOMEM;
+	if ((r = cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text)) < 0)
+		return r;
+	if ((r = group_sync(fc->ctx, fc->dir, fc->hier)) >= 0)
+		return 0;
+	if (old && cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, old) < 0)
+		cgx_log(CGX_LOG_ERR, "the old value of %s was not put back", fc->dir->name);
+	group_sync(fc->ctx, fc->dir, fc->hier);
+	return r;
+}
