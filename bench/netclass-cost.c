@@ -10,13 +10,16 @@
  * later runs would take the early exit of a packet that has one
  * (SO_PRIORITY). So a second copy of the program writes the class to
  * skb->mark instead (the same store, a field the program never reads), and
- * every run takes the full path; both paths are reported.
+ * every run takes the full path; both paths are reported. The test
+ * run's packet has a socket made for it in the caller's cgroup: the
+ * programs are built for that cgroup, as a leaf's for its own.
  * Needs root (bpf(2)); changes nothing outside its own programs and map.
  */
 #include "bpf_cgroup.h"
 #include "bpf_netclass.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +68,39 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The id of this process's cgroup2 cgroup, which the test run's socket is made in. */
+static int own_cgroup_id(uint64_t *id)
+{
+	char line[4096], mount[4096] = "", path[8192] = "";
+	FILE *f;
+	int fd, r;
+
+	if ((f = fopen("/proc/self/mounts", "re"))) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%*s %4095s cgroup2", mount) == 1 &&
+			    strstr(line, " cgroup2 "))
+				break;
+			else
+				mount[0] = '\0';
+		fclose(f);
+	}
+	if ((f = fopen("/proc/self/cgroup", "re"))) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "0::", 3)) {
+				line[strcspn(line, "\n")] = '\0';
+				snprintf(path, sizeof(path), "%s%s", mount, line + 3);
+			}
+		fclose(f);
+	}
+	if (!mount[0] || !path[0])
+		return -ENOENT;
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	r = bpf_cgroup_id(fd, id);
+	close(fd);
+	return r;
+}
+
 /* The copy of cgx's program that stores the class in skb->mark. */
 static int retarget_to_mark(struct bpf_insn *insns, unsigned int nr)
 {
@@ -90,7 +126,13 @@ int main(void)
 	unsigned int nr_insns;
 	int floor_fd, early_fd, full_fd, map_fd, r;
 	uint32_t key = 0, classid = 0x100001;
+	uint64_t cgroup_id;
 
+	if ((r = own_cgroup_id(&cgroup_id)) < 0) {
+		fprintf(stderr, "netclass-cost: cannot find this process's cgroup2 cgroup: %s\n",
+			strerror(-r));
+		return 1;
+	}
 	memset(&attr, 0, sizeof(attr));
 	attr.map_type = BPF_MAP_TYPE_HASH;
 	attr.key_size = attr.value_size = sizeof(uint32_t);
@@ -104,7 +146,7 @@ int main(void)
 	attr.key = bpf_ptr(&key);
 	attr.value = bpf_ptr(&classid);
 	if ((r = bpf_sys(BPF_MAP_UPDATE_ELEM, &attr)) < 0 ||
-	    (r = netclass_prog_build(map_fd, &insns, &nr_insns)) < 0) {
+	    (r = netclass_prog_build(map_fd, cgroup_id, &insns, &nr_insns)) < 0) {
 		fprintf(stderr, "netclass-cost: %s\n", strerror(-r));
 		return 1;
 	}

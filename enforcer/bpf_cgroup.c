@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -14,6 +15,23 @@ int bpf_sys(enum bpf_cmd cmd, union bpf_attr *attr)
 	long r = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
 
 	return r < 0 ? -errno : (int)r;
+}
+
+/* A cgroup2 file handle is the kernfs node id, which is the cgroup id. */
+int bpf_cgroup_id(int cgroup_fd, uint64_t *id)
+{
+	union {
+		struct file_handle handle;
+		char room[sizeof(struct file_handle) + sizeof(uint64_t)];
+	} fh = {.handle.handle_bytes = sizeof(uint64_t)};
+	int mount_id;
+
+	if (name_to_handle_at(cgroup_fd, "", &fh.handle, &mount_id, AT_EMPTY_PATH) < 0)
+		return -errno;
+	if (fh.handle.handle_bytes != sizeof(uint64_t))
+		return -EIO;
+	memcpy(id, fh.handle.f_handle, sizeof(*id));
+	return 0;
 }
 
 int bpf_cgroup_prog_load(const struct bpf_cgroup_prog *prog, const struct bpf_insn *insns,

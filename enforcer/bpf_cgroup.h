@@ -26,6 +26,9 @@ static inline struct bpf_insn bpf_insn(uint8_t code, uint8_t dst, uint8_t src, i
 		.code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm};
 }
 
+/* The id of the cgroup2 directory @cgroup_fd, as bpf_skb_cgroup_id() gives it. */
+int bpf_cgroup_id(int cgroup_fd, uint64_t *id);
+
 /* What a program is and what it is called: BPF_OBJ_NAME_LEN - 1 characters at most. */
 struct bpf_cgroup_prog {
 	enum bpf_prog_type type;

@@ -40,15 +40,16 @@ static unsigned int emit_lookup(struct bpf_insn *prog, int map_fd)
 
 /*
  *	if (skb->priority) return 1;
+ *	if (bpf_skb_cgroup_id(skb) != @cgroup_id) return 1;
  *	key = skb->ifindex; value = lookup(&key);
  *	if (!value) { key = 0; value = lookup(&key); if (!value) return 1; }
  *	skb->priority = *value; return 1;
  * It always lets the packet pass: classifying is all it does.
  */
-int netclass_prog_build(int map_fd, void **insns, unsigned int *nr_insns)
+int netclass_prog_build(int map_fd, uint64_t cgroup_id, void **insns, unsigned int *nr_insns)
 {
 	struct bpf_insn *prog;
-	unsigned int n = 0, found_jump, out_jump1, out_jump2, found, out;
+	unsigned int n = 0, found_jump, out_jump1, out_jump2, out_jump3, found, out;
 
 	if (!(prog = calloc(32, sizeof(*prog))))
 		return -ENOMEM;
@@ -56,6 +57,11 @@ int netclass_prog_build(int map_fd, void **insns, unsigned int *nr_insns)
 	prog[n++] = bpf_insn(BPF_LDX | BPF_MEM | BPF_W, R2, R6_SKB, PRIORITY_OFF, 0);
 	out_jump1 = n;
 	prog[n++] = bpf_insn(BPF_JMP32 | BPF_JNE | BPF_K, R2, 0, 0, 0);
+	prog[n++] = bpf_insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_cgroup_id);
+	prog[n++] = bpf_insn(BPF_LD | BPF_DW | BPF_IMM, R1, 0, 0, (int32_t)(uint32_t)cgroup_id);
+	prog[n++] = bpf_insn(0, 0, 0, 0, (int32_t)(uint32_t)(cgroup_id >> 32));
+	out_jump3 = n;
+	prog[n++] = bpf_insn(BPF_JMP | BPF_JNE | BPF_X, R0, R1, 0, 0);
 	prog[n++] = bpf_insn(BPF_LDX | BPF_MEM | BPF_W, R2, R6_SKB, IFINDEX_OFF, 0);
 	prog[n++] = bpf_insn(BPF_STX | BPF_MEM | BPF_W, R10_FP, R2, -4, 0);
 	n += emit_lookup(prog + n, map_fd);
@@ -73,6 +79,7 @@ int netclass_prog_build(int map_fd, void **insns, unsigned int *nr_insns)
 	prog[n++] = bpf_insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	/* A jump's offset counts from the instruction after it. */
 	prog[out_jump1].off = (int16_t)(out - out_jump1 - 1);
+	prog[out_jump3].off = (int16_t)(out - out_jump3 - 1);
 	prog[found_jump].off = (int16_t)(found - found_jump - 1);
 	prog[out_jump2].off = (int16_t)(out - out_jump2 - 1);
 	*insns = prog;
@@ -90,6 +97,8 @@ static int map_create(void)
 	attr.key_size = sizeof(uint32_t);
 	attr.value_size = sizeof(uint32_t);
 	attr.max_entries = NETCLASS_MAX_ENTRIES;
+	/* Room for the entries there are, not for NETCLASS_MAX_ENTRIES (a map per leaf). */
+	attr.map_flags = BPF_F_NO_PREALLOC;
 	strncpy(attr.map_name, NETCLASS_PROG_NAME, sizeof(attr.map_name) - 1);
 	if ((fd = bpf_sys(BPF_MAP_CREATE, &attr)) < 0)
 		return cgx_log_errno(fd, "cannot make the map of the net_cls/net_prio program");
@@ -203,13 +212,16 @@ static int prog_attach_new(int cgroup_fd, const struct netclass_entry *entries, 
 	_cleanup_close_ int map_fd = -1, prog_fd = -1;
 	_cleanup_free_ void *insns = NULL;
 	unsigned int nr_insns;
+	uint64_t cgroup_id;
 	int r;
 
+	if ((r = bpf_cgroup_id(cgroup_fd, &cgroup_id)) < 0)
+		return cgx_log_errno(r, "cannot read the id of a cgroup");
 	if ((map_fd = map_create()) < 0)
 		return map_fd;
 	if ((r = map_sync(map_fd, entries, nr)) < 0)
 		return cgx_log_errno(r, "cannot fill the map of the net_cls/net_prio program");
-	if ((r = netclass_prog_build(map_fd, &insns, &nr_insns)) < 0)
+	if ((r = netclass_prog_build(map_fd, cgroup_id, &insns, &nr_insns)) < 0)
 		return r;
 	if ((prog_fd = bpf_cgroup_prog_load(&netclass_prog, insns, nr_insns)) < 0)
 		return prog_fd;

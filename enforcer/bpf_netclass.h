@@ -6,6 +6,12 @@
  * would have given it, unless the packet has one already (SO_PRIORITY wins,
  * as in v1).
  *
+ * A socket stays in the cgroup that made it. The program classifies the
+ * sockets of its own directory only (bpf_skb_cgroup_id), so it can stay
+ * when the directory stops being a leaf, its processes moved on: their
+ * open sockets keep the class they had, and the leaves below it, with
+ * programs of their own or none, are not touched.
+ *
  * The values live in the program's own map, so a write changes the map and
  * not the program: ifindex -> priority for the devices of an ifpriomap,
  * and key 0 -> the classid, for every other device. HTB and PRIO take a
@@ -31,8 +37,11 @@ struct netclass_entry {
 	uint32_t priority;
 };
 
-/* The instructions, reading the map @map_fd; the caller frees *@insns. */
-int netclass_prog_build(int map_fd, void **insns, unsigned int *nr_insns);
+/*
+ * The instructions for the directory of cgroup id @cgroup_id, reading the map @map_fd; the
+ * caller frees *@insns.
+ */
+int netclass_prog_build(int map_fd, uint64_t cgroup_id, void **insns, unsigned int *nr_insns);
 
 /*
  * Makes @entries (at most NETCLASS_MAX_ENTRIES, no zero priority) what the

@@ -46,9 +46,11 @@ static int leaf_entries(struct cgx_ctx *ctx, const struct v2_dir *leaf,
 		if (!group)
 			continue;
 		if ((text = cgx_value_named(ctx, group, h, "net_cls.classid"))) {
-			unsigned long classid = strtoul(text, NULL, 10);
+			char *end;
+			unsigned long classid = strtoul(text, &end, 10);
 
-			if (classid)
+			/* A classid with a word after it was written without CAP_NET_ADMIN. */
+			if (classid && (*end == '\n' || !*end))
 				entries[(*nr)++] = (struct netclass_entry){NETCLASS_ANY_DEVICE,
 									   (uint32_t)classid};
 		}
@@ -59,9 +61,35 @@ static int leaf_entries(struct cgx_ctx *ctx, const struct v2_dir *leaf,
 	return 0;
 }
 
+static int dir_apply(struct cgx_ctx *ctx, struct v2_dir *dir, const struct netclass_entry *entries,
+		     unsigned int nr)
+{
+	int r;
+
+	/* Nothing to classify, and nothing of ours can be there: no BPF query at all. */
+	if (!nr && !dir->may_classify_packets)
+		return 0;
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, dir);
+
+	if (ref.fd < 0)
+		return ref.fd;
+	/* Set before: a program attached and then refused half-way may be there. */
+	dir->may_classify_packets = true;
+	if ((r = netclass_cgroup_apply(ref.fd, entries, nr)) < 0)
+		return cgx_log_errno(r, "cannot set the packet classes of %s", dir->name);
+	dir->may_classify_packets = nr > 0;
+	return 0;
+}
+
+/*
+ * A group's directory whose processes moved down to its @tasks when it got
+ * a child keeps their older sockets (bpf_netclass.h): they are the same
+ * group's, so it follows what @tasks gets, as v1 retags them on a write.
+ */
 static int leaf_sync(struct cgx_ctx *ctx, struct v2_dir *leaf)
 {
 	struct netclass_entry entries[NETCLASS_MAX_ENTRIES];
+	struct v2_dir *parent = leaf->parent;
 	unsigned int nr;
 	int r;
 
@@ -70,18 +98,10 @@ static int leaf_sync(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	if ((r = leaf_entries(ctx, leaf, entries, &nr)) < 0)
 		return cgx_log_errno(r, "leaf %s: more than %u net_prio.ifpriomap entries",
 				     leaf->name, NETCLASS_MAX_ENTRIES - 1);
-	/* Nothing to classify, and nothing of ours can be there: no BPF query at all. */
-	if (!nr && !leaf->may_classify_packets)
-		return 0;
-	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, leaf);
-
-	if (ref.fd < 0)
-		return ref.fd;
-	/* Set before: a program attached and then refused half-way may be there. */
-	leaf->may_classify_packets = true;
-	if ((r = netclass_cgroup_apply(ref.fd, entries, nr)) < 0)
-		return cgx_log_errno(r, "cannot set the packet classes of leaf %s", leaf->name);
-	leaf->may_classify_packets = nr > 0;
+	if ((r = dir_apply(ctx, leaf, entries, nr)) < 0)
+		return r;
+	if (parent && !parent->leaf_tuple && !strcmp(leaf->name, CGX_TASKS_LEAF))
+		return dir_apply(ctx, parent, entries, nr);
 	return 0;
 }
 
@@ -89,29 +109,6 @@ int netclass_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int h
 {
 	(void)hier;
 	return leaf_sync(ctx, leaf);
-}
-
-/*
- * With BPF_F_ALLOW_MULTI, a program left on a directory that is no leaf
- * would classify every leaf below it. Best effort, as for the devices
- * program: a kernel without cgroup BPF never had one to leave.
- */
-int netclass_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
-{
-	_cleanup_dir_ref_ struct cgx_dir_ref ref = {ctx, dir, -1};
-	int r;
-
-	(void)hier;
-	if (!dir->may_classify_packets)
-		return 0;
-	if ((ref.fd = cgx_dir_get(ctx, dir)) < 0)
-		return ref.fd;
-	if ((r = netclass_cgroup_clear(ref.fd)) < 0)
-		cgx_log(CGX_LOG_DEBUG, "egress program of %s not cleared: %s", dir->name,
-			strerror(-r));
-	else
-		dir->may_classify_packets = false;
-	return 0;
 }
 
 static int group_sync(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)

@@ -10,9 +10,13 @@
 
 #include "relocate.h"
 
-/* The v1_controller hooks of net_cls and net_prio: the whole map of @leaf, whatever @hier. */
+/*
+ * The apply_leaf hook of net_cls and net_prio: the whole map of @leaf,
+ * whatever @hier. No reset_leaf: a directory that is no leaf any more keeps
+ * its program for the sockets made in it (bpf_netclass.h), and it goes
+ * with the directory once they are closed.
+ */
 int netclass_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int hier);
-int netclass_reset_leaf(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 
 /*
  * A write of @fc's classid or ifpriomap: @text is stored and the leaves of

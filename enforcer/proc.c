@@ -127,16 +127,21 @@ static unsigned long long status_cap_eff(const char *status)
 	return field && sscanf(field, "%llx", &cap_eff) == 1 ? cap_eff : 0;
 }
 
-int proc_is_init_ns_admin(pid_t tid)
+int proc_has_init_ns_cap(pid_t tid, unsigned int cap_bit)
 {
 	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
 	int r;
 
 	if ((r = proc_read(tid, "status", &status)) < 0)
 		return r;
-	if (!(status_cap_eff(status.buf) & (1ULL << CAP_SYS_ADMIN_BIT)))
+	if (!(status_cap_eff(status.buf) & (1ULL << cap_bit)))
 		return -EPERM;
 	return in_init_userns(tid) ? 0 : -EPERM;
+}
+
+int proc_is_init_ns_admin(pid_t tid)
+{
+	return proc_has_init_ns_cap(tid, CAP_SYS_ADMIN_BIT);
 }
 
 int proc_fs_creds(pid_t tid, struct proc_fs_creds **out)

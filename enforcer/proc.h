@@ -24,6 +24,7 @@ struct proc_fs_creds {
 };
 
 #define CAP_DAC_OVERRIDE_BIT 1
+#define CAP_NET_ADMIN_BIT    12
 #define CAP_SYS_ADMIN_BIT    21
 
 /* The thread group of thread @tid; -ESRCH when there is no such task. */
@@ -35,6 +36,8 @@ int proc_creds(pid_t pid, struct proc_creds *creds);
  * -EPERM otherwise, -ESRCH when the task is gone.
  */
 int proc_is_init_ns_admin(pid_t tid);
+/* The same for capability @cap_bit (CAP_NET_ADMIN_BIT...). */
+int proc_has_init_ns_cap(pid_t tid, unsigned int cap_bit);
 /* The capabilities and supplementary groups of task @tid, malloc()ed: free() them. */
 int proc_fs_creds(pid_t tid, struct proc_fs_creds **out);
 /* The path after "0::" in /proc/PID/cgroup, e.g. "/cgx/a". */

@@ -156,7 +156,8 @@ struct v1_controller {
 	 * What apply_leaf() wrote, back to cgroup2's defaults on a directory
 	 * that stays but is no leaf any more (it turned inner, its processes
 	 * moved on, it emptied): kept, a setting would reach every directory
-	 * below it, whatever groups they stand for. NULL with apply_leaf.
+	 * below it, whatever groups they stand for. NULL with apply_leaf, or
+	 * where what apply_leaf() wrote reaches nothing below (net_cls).
 	 */
 	int (*reset_leaf)(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 	/* css_online(): a new group @group takes what it inherits; NULL when nothing. */

@@ -141,9 +141,10 @@ static int setting_finding(struct mig_findings *findings, const char *hier,
 		return add(findings, "setting-lost", FINDING_HIGH, true,
 			   format("setting-lost:%s:%s:%s", hier, group->path, file),
 			   format("%s of %s:%s has no cgroup2 equivalent", file, hier, group->path),
-			   format("It is set to %s. On a cgroup2-only kernel nothing does what it "
-				  "did.",
-				  value),
+			   format("It is set to %s. On a cgroup2-only kernel %s.", value,
+				  setting->row->flags & V1F_V2_LACKS
+					  ? "only cgx's emulation does what it did"
+					  : "nothing does what it did"),
 			   format("%s", note[0] ? note : "Drop it, or do its job another way."));
 	case FATE_APPROX:
 		systemd = systemd_lines(group->path, setting);

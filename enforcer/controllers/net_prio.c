@@ -184,9 +184,9 @@ static const struct v1_file net_prio_files[] = {
 	 .default_value = "",
 	 .read = ifpriomap_read,
 	 .write = ifpriomap_write,
-	 .v2 = V2_EMULATED("a cgroup_skb egress program sets skb->priority per device for "
-			   "packets without one (systemd: none; set SO_PRIORITY in the program, "
-			   "or classify with tc or an eBPF program matching the cgroup)")},
+	 .v2 = V2_EMULATED("cgx sets skb->priority per device for packets without one (an "
+			   "egress BPF program). Without cgx, set SO_PRIORITY in the program, or "
+			   "classify with tc or an eBPF program matching the cgroup")},
 	{.name = "net_prio.prioidx",
 	 .mode = 0444,
 	 .default_value = "1\n",
@@ -200,5 +200,4 @@ const struct v1_controller v1_net_prio = {
 	.nr_files = ARRAY_SIZE(net_prio_files),
 	.online = net_prio_online,
 	.apply_leaf = netclass_apply_leaf,
-	.reset_leaf = netclass_reset_leaf,
 };

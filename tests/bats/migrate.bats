@@ -384,7 +384,7 @@ PY
 	grep -qxF "mkdir -p \"\$root\"/'students/@net_cls=browsers'" "$WORK/plan.sh"
 	grep -qxF "echo '+cpu' > \"\$root\"/cgroup.subtree_control" "$WORK/plan.sh"
 	grep -qxF "echo '59' > \"\$root\"/'students'/cpu.weight" "$WORK/plan.sh"
-	grep -qF "# net_cls,net_prio:/browsers net_cls.classid=0x100001: lost; a cgroup_skb egress program gives the classid" "$WORK/plan.sh"
+	grep -qF "# net_cls,net_prio:/browsers net_cls.classid=0x100001: lost; cgx gives the classid to packets" "$WORK/plan.sh"
 }
 
 @test "plan applied under a scratch cgroup2 directory builds the report's v2 tree" {

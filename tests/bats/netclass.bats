@@ -169,21 +169,122 @@ classified_sleeper() {
 	[ "$(programs_on "$leaf")" = 1 ]
 }
 
-@test "a leaf whose group loses its classid, or that stops being a leaf, keeps no program" {
+@test "a leaf whose group loses its classid keeps no program; one that stops being a leaf keeps it for its sockets" {
 	classified_sleeper
 	echo 0 >"$NC/a/net_cls.classid"
 	[ "$(programs_on "$leaf")" = 0 ]
 	echo 0x100001 >"$NC/a/net_cls.classid"
 	[ "$(programs_on "$leaf")" = 1 ]
-	# A child group: the processes move down to @tasks, which takes the program.
+	# A child group: the processes move down to @tasks, which takes the program. The
+	# group's own directory keeps its own, which classifies only the sockets made in it
+	# (sub, below it, has neither).
 	mkdir "$NC/a/sub"
 	[ "$(leaf_of "$pid")" = "$leaf/@tasks" ]
-	[ "$(programs_on "$leaf")" = 0 ]
+	[ "$(programs_on "$leaf")" = 1 ]
 	[ "$(programs_on "$leaf/@tasks")" = 1 ]
-	leaf=$leaf/@tasks
-	# The process goes back to the root: the group's directory holds nothing, and no program.
-	echo "$pid" >"$NC/tasks"
-	if [ -d "$leaf" ]; then [ "$(programs_on "$leaf")" = 0 ]; fi
+	[ "$(programs_on "$leaf/sub")" = 0 ]
+	# Its value back to 0: every leaf of the group drops its program, and so does its
+	# directory, whose sockets are its tasks'.
+	echo 0 >"$NC/a/net_cls.classid"
+	[ "$(programs_on "$leaf/@tasks")" = 0 ]
+	[ "$(programs_on "$leaf")" = 0 ]
+}
+
+# A sender with one socket kept open, in group $1 (below net_cls,net_prio): its pid in
+# $sender; `poke N` makes it send N datagrams on that socket.
+start_socket_sender() {
+	mkfifo "$BATS_TEST_TMPDIR/poke"
+	exec 7<>"$BATS_TEST_TMPDIR/poke"
+	nsenter -t "$NETNS_PID" -n bash -c 'echo $$ >"$1/tasks" || exit 99; source "$2"; netclass_socket_sender 127.0.0.1 "$3"' \
+		_ "$NC/$1" "$BATS_TEST_DIRNAME/../lib/netclass-traffic.bash" "$BATS_TEST_TMPDIR/poke" </dev/null >/dev/null 2>&1 &
+	sender=$!
+	SLEEPERS="${SLEEPERS:-} $sender"
+	for _ in $(seq 50); do
+		[ "$(leaf_of "$sender")" != "$(leaf_of $$)" ] && break
+		sleep 0.05
+	done
+}
+
+poke() {
+	local i
+	for ((i = 0; i < $1; i++)); do echo >&7; done
+}
+
+# Waits until class $1 has sent $2 packets (a poked sender sends when it gets to it).
+wait_packets() {
+	local i
+	for i in $(seq 100); do
+		[ "$(class "$1" | cut -d' ' -f1)" -ge "$2" ] && break
+		sleep 0.05
+	done
+	class "$1"
+}
+
+@test "a socket keeps its class when its group gets a child and its processes move down" {
+	htb
+	mkdir "$NC/g"
+	echo 0x100001 >"$NC/g/net_cls.classid"
+	start_socket_sender g
+	poke 2
+	[ "$(wait_packets 10:1 2)" = "$(sent 2)" ]
+	# v1: a group's new child changes nothing for its tasks.
+	mkdir "$NC/g/child"
+	[ "$(leaf_of "$sender")" = "$CG2/$BASE/g/@tasks" ]
+	poke 3
+	[ "$(wait_packets 10:1 5)" = "$(sent 5)" ]
+	# The group's new classid reaches that socket too, as v1 retags its tasks' sockets.
+	echo 0x100002 >"$NC/g/net_cls.classid"
+	poke 4
+	[ "$(wait_packets 10:2 4)" = "$(sent 4)" ]
+}
+
+@test "a move in another hierarchy leaves the class of open sockets alone" {
+	htb
+	mkdir "$NC/g" "$MNT/memory/m"
+	echo 0x100001 >"$NC/g/net_cls.classid"
+	start_socket_sender g
+	poke 1
+	[ "$(wait_packets 10:1 1)" = "$(sent 1)" ]
+	echo "$sender" >"$MNT/memory/m/tasks"
+	poke 2
+	[ "$(wait_packets 10:1 3)" = "$(sent 3)" ]
+}
+
+@test "an open socket keeps its class when its process moves to another net_cls group" {
+	htb
+	mkdir "$NC/a" "$NC/b"
+	echo 0x100001 >"$NC/a/net_cls.classid"
+	echo 0x100002 >"$NC/b/net_cls.classid"
+	start_socket_sender a
+	poke 1
+	[ "$(wait_packets 10:1 1)" = "$(sent 1)" ]
+	echo "$sender" >"$NC/b/tasks"
+	# Kernel v1 retags the open sockets of a moved task; cgroup2 keeps a
+	# socket in the cgroup that made it (docs/mapping.md): the old class.
+	poke 2
+	[ "$(wait_packets 10:1 3)" = "$(sent 3)" ]
+	# Its new sockets take the new group's.
+	send_from b 3
+	[ "$(class 10:2)" = "$(sent 3)" ]
+}
+
+@test "a classid written without CAP_NET_ADMIN reads back and is inherited, but classifies nothing" {
+	htb
+	test_user_make
+	test_user_ids
+	mkdir "$NC/deleg"
+	chown -R "$TEST_UID" "$NC/deleg"
+	[ "$(user_write_result "$NC/deleg/net_cls.classid" 0x100002)" = ok ]
+	[ "$(cat "$NC/deleg/net_cls.classid")" = 1048578 ]
+	as_user mkdir "$NC/deleg/sub"
+	[ "$(cat "$NC/deleg/sub/net_cls.classid")" = 1048578 ]
+	send_from deleg 3
+	send_from deleg/sub 2
+	[ "$(class 10:2)" = "0 0" ]
+	# The same value written by root takes effect.
+	echo 0x100002 >"$NC/deleg/net_cls.classid"
+	send_from deleg 4
+	[ "$(class 10:2)" = "$(sent 4)" ]
 }
 
 @test "bad classid and ifpriomap writes are refused as v1 refuses them and change nothing" {

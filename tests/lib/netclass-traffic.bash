@@ -48,3 +48,14 @@ for _ in range(n):
     s.close()
 PY
 }
+
+# A sender that keeps one socket: it sends a datagram to $1 port 9 for each
+# line it reads on FIFO $2, as the process that runs it (exec it).
+netclass_socket_sender() {
+	exec python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+with open(sys.argv[2]) as poke:
+    for _ in poke:
+        s.sendto(b"x" * 200, (sys.argv[1], 9))' "$1" "$2"
+}
