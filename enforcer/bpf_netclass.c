@@ -143,7 +143,7 @@ static int map_delete(int map_fd, uint32_t key)
 /* The keys of @map_fd, at most NETCLASS_MAX_ENTRIES: the map holds no more. */
 static int map_keys(int map_fd, uint32_t *keys, unsigned int *nr)
 {
-	uint32_t key = 0, next;
+	uint32_t key = 0, next = 0; /* next: filled by the kernel */
 	union bpf_attr attr;
 	bool first = true;
 	int r;
