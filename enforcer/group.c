@@ -465,9 +465,11 @@ static void collect_subtree(struct cgx_ctx *ctx, struct v2_dir *dir)
 }
 
 /*
- * v2 has no rename, so a v1 rename rebuilds the group's subtree under the
- * new name and moves its leaves' processes there; the other hierarchies
- * sharing the old directories keep them.
+ * cgroup2 renames a directory within its parent, but a v2 directory may
+ * also stand for groups of other hierarchies, which keep their name: a v1
+ * rename rebuilds the group's subtree under the new name and moves its
+ * leaves' processes there; the other hierarchies sharing the old
+ * directories keep them.
  */
 int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
 		     const char *name, struct v2_dir *new_parent, const char *new_name)
