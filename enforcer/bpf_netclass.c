@@ -262,43 +262,65 @@ int netclass_cgroup_clear(int cgroup_fd)
 	return bpf_cgroup_clear(cgroup_fd, &netclass_prog);
 }
 
-static int cmp_ifindex(const void *a, const void *b)
+int netclass_entries_add_source(struct netclass_entry *entries, unsigned int *nr,
+				enum netclass_source source, uint64_t group_id)
 {
-	uint32_t x = ((const struct netclass_entry *)a)->ifindex;
-	uint32_t y = ((const struct netclass_entry *)b)->ifindex;
-
-	return x < y ? -1 : x > y;
+	if (*nr + 2 > NETCLASS_MAX_ENTRIES)
+		return -E2BIG;
+	entries[(*nr)++] =
+		(struct netclass_entry){NETCLASS_SOURCE_KEYS + 2 * source, (uint32_t)group_id};
+	entries[(*nr)++] = (struct netclass_entry){NETCLASS_SOURCE_KEYS + 2 * source + 1,
+						   (uint32_t)(group_id >> 32)};
+	return 0;
 }
 
-int netclass_cgroup_read(int cgroup_fd, struct netclass_entry *entries, unsigned int max,
-			 unsigned int *nr)
+static enum netclass_source source_of(uint32_t key)
+{
+	return key == NETCLASS_ANY_DEVICE ? NETCLASS_CLS : NETCLASS_PRIO;
+}
+
+static bool map_from_group(int map_fd, enum netclass_source source, uint64_t group_id)
+{
+	uint32_t low, high;
+
+	return map_lookup(map_fd, NETCLASS_SOURCE_KEYS + 2 * source, &low) == 0 &&
+	       map_lookup(map_fd, NETCLASS_SOURCE_KEYS + 2 * source + 1, &high) == 0 &&
+	       ((uint64_t)high << 32 | low) == group_id;
+}
+
+int netclass_cgroup_follow(int cgroup_fd, enum netclass_source source, uint64_t group_id,
+			   const struct netclass_entry *entries, unsigned int nr)
 {
 	_cleanup_(bpf_cgroup_ours_release) struct bpf_cgroup_ours ours = {.nr = 0};
 	_cleanup_close_ int map_fd = -1;
 	uint32_t keys[NETCLASS_MAX_ENTRIES];
-	unsigned int nr_keys;
+	unsigned int nr_keys, classes = 0;
 	int r;
 
-	*nr = 0;
 	if ((r = bpf_cgroup_query_ours(cgroup_fd, &netclass_prog, &ours)) < 0)
 		return r;
 	if (!ours.nr)
-		return 0;
+		return -ENOENT;
 	if ((map_fd = prog_map_fd(ours.fd[0])) < 0)
 		return map_fd;
+	if (!map_from_group(map_fd, source, group_id))
+		return 0;
+	for (unsigned int i = 0; i < nr; i++)
+		if ((r = map_update(map_fd, entries[i].ifindex, entries[i].priority)) < 0)
+			return r;
 	if ((r = map_keys(map_fd, keys, &nr_keys)) < 0)
 		return r;
 	for (unsigned int i = 0; i < nr_keys; i++) {
-		uint32_t value;
-
-		if ((r = map_lookup(map_fd, keys[i], &value)) == -ENOENT)
+		if (keys[i] >= NETCLASS_SOURCE_KEYS)
 			continue;
-		if (r < 0)
-			return r;
-		if (*nr == max)
-			return -E2BIG;
-		entries[(*nr)++] = (struct netclass_entry){keys[i], value};
+		if (source_of(keys[i]) == source && !entries_have(entries, nr, keys[i])) {
+			if ((r = map_delete(map_fd, keys[i])) < 0)
+				return r;
+			continue;
+		}
+		classes++;
 	}
-	qsort(entries, *nr, sizeof(*entries), cmp_ifindex);
-	return 0;
+	if (!classes && (r = netclass_cgroup_clear(cgroup_fd)) < 0)
+		return r;
+	return 1;
 }

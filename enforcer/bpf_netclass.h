@@ -38,6 +38,21 @@ struct netclass_entry {
 };
 
 /*
+ * Where a map's entries come from: the classid's (key 0) or the
+ * ifpriomap's (ifindex keys). Keys above any ifindex, which the program
+ * never looks up, name the group each came from (its directory's cgroup
+ * id, in two halves), so that a directory that is no leaf any more, kept
+ * for the sockets made in it, follows what its groups are given
+ * (netclass_cgroup_follow()), as v1 retags the sockets of a group's tasks.
+ */
+enum netclass_source { NETCLASS_CLS, NETCLASS_PRIO, NETCLASS_NR_SOURCES };
+#define NETCLASS_SOURCE_KEYS 0xffffff00u
+
+/* Adds the two keys that say @source's entries come from the group of cgroup id @group_id. */
+int netclass_entries_add_source(struct netclass_entry *entries, unsigned int *nr,
+				enum netclass_source source, uint64_t group_id);
+
+/*
  * The instructions for the directory of cgroup id @cgroup_id, reading the map @map_fd; the
  * caller frees *@insns.
  */
@@ -53,8 +68,13 @@ int netclass_prog_build(int map_fd, uint64_t cgroup_id, void **insns, unsigned i
 int netclass_cgroup_apply(int cgroup_fd, const struct netclass_entry *entries, unsigned int nr);
 /* Detaches every program of ours from @cgroup_fd; 0 when there was none. */
 int netclass_cgroup_clear(int cgroup_fd);
-/* The entries the program on @cgroup_fd gives, sorted by ifindex; 0 and none without one. */
-int netclass_cgroup_read(int cgroup_fd, struct netclass_entry *entries, unsigned int max,
-			 unsigned int *nr);
-
+/*
+ * On @cgroup_fd, whose program's entries of @source came from the group of
+ * cgroup id @group_id: those entries replaced by @entries (of @source
+ * alone; none detaches the program once no other class is left). 1 when it
+ * did, 0 where the program follows another group, -ENOENT where there is
+ * none.
+ */
+int netclass_cgroup_follow(int cgroup_fd, enum netclass_source source, uint64_t group_id,
+			   const struct netclass_entry *entries, unsigned int nr);
 #endif

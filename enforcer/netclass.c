@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "netclass.h"
 
+#include "bpf_cgroup.h"
 #include "bpf_netclass.h"
 
 #include <net/if.h>
@@ -33,29 +34,72 @@ static int add_priomap(const char *map, struct netclass_entry *entries, unsigned
 	return 0;
 }
 
-/* What @leaf's program must give, from the net_cls and net_prio groups of its tuple. */
+static const char *const source_file[NETCLASS_NR_SOURCES] = {
+	[NETCLASS_CLS] = "net_cls.classid",
+	[NETCLASS_PRIO] = "net_prio.ifpriomap",
+};
+
+/* The entries @source's file of @group (of hierarchy @hier) gives; 0 and none where it has none. */
+static int group_entries(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+			 enum netclass_source source, struct netclass_entry *entries,
+			 unsigned int *nr)
+{
+	const char *text = cgx_value_named(ctx, group, hier, source_file[source]);
+	char *end;
+	unsigned long classid;
+
+	if (!text)
+		return 0;
+	if (source == NETCLASS_PRIO)
+		return add_priomap(text, entries, nr);
+	classid = strtoul(text, &end, 10);
+	/* A classid with a word after it was written without CAP_NET_ADMIN. */
+	if (classid && (*end == '\n' || !*end)) {
+		if (*nr == NETCLASS_MAX_ENTRIES)
+			return -E2BIG;
+		entries[(*nr)++] = (struct netclass_entry){NETCLASS_ANY_DEVICE, (uint32_t)classid};
+	}
+	return 0;
+}
+
+static int group_id(struct cgx_ctx *ctx, const struct v2_dir *group, uint64_t *id)
+{
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, group);
+
+	return ref.fd < 0 ? ref.fd : bpf_cgroup_id(ref.fd, id);
+}
+
+/*
+ * What @leaf's program must give, from the net_cls and net_prio groups of
+ * its tuple, and which groups those are (netclass_entries_add_source()).
+ */
 static int leaf_entries(struct cgx_ctx *ctx, const struct v2_dir *leaf,
 			struct netclass_entry *entries, unsigned int *nr)
 {
+	struct v2_dir *from[NETCLASS_NR_SOURCES] = {0};
+	int r;
+
 	*nr = 0;
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
 		struct v2_dir *group = leaf->leaf_tuple->coord[h];
-		const char *text;
-		int r;
 
-		if (!group)
-			continue;
-		if ((text = cgx_value_named(ctx, group, h, "net_cls.classid"))) {
-			char *end;
-			unsigned long classid = strtoul(text, &end, 10);
-
-			/* A classid with a word after it was written without CAP_NET_ADMIN. */
-			if (classid && (*end == '\n' || !*end))
-				entries[(*nr)++] = (struct netclass_entry){NETCLASS_ANY_DEVICE,
-									   (uint32_t)classid};
+		for (enum netclass_source source = 0; group && source < NETCLASS_NR_SOURCES;
+		     source++) {
+			if (!cgx_value_named(ctx, group, h, source_file[source]))
+				continue;
+			from[source] = group;
+			if ((r = group_entries(ctx, group, h, source, entries, nr)) < 0)
+				return r;
 		}
-		if ((text = cgx_value_named(ctx, group, h, "net_prio.ifpriomap")) &&
-		    (r = add_priomap(text, entries, nr)) < 0)
+	}
+	if (!*nr)
+		return 0;
+	for (enum netclass_source source = 0; source < NETCLASS_NR_SOURCES; source++) {
+		uint64_t id;
+
+		if (from[source] &&
+		    ((r = group_id(ctx, from[source], &id)) < 0 ||
+		     (r = netclass_entries_add_source(entries, nr, source, id)) < 0))
 			return r;
 	}
 	return 0;
@@ -96,8 +140,7 @@ static int leaf_sync(struct cgx_ctx *ctx, struct v2_dir *leaf)
 	if (!leaf->leaf_tuple)
 		return 0;
 	if ((r = leaf_entries(ctx, leaf, entries, &nr)) < 0)
-		return cgx_log_errno(r, "leaf %s: more than %u net_prio.ifpriomap entries",
-				     leaf->name, NETCLASS_MAX_ENTRIES - 1);
+		return cgx_log_errno(r, "cannot find the packet classes of leaf %s", leaf->name);
 	if ((r = dir_apply(ctx, leaf, entries, nr)) < 0)
 		return r;
 	if (parent && !parent->leaf_tuple && !strcmp(leaf->name, CGX_TASKS_LEAF))
@@ -111,30 +154,70 @@ int netclass_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int h
 	return leaf_sync(ctx, leaf);
 }
 
-static int group_sync(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
+/* The directories below @dir that are no leaf and may have a program of ours. */
+static int follow_below(struct cgx_ctx *ctx, struct v2_dir *dir, enum netclass_source source,
+			uint64_t id, const struct netclass_entry *entries, unsigned int nr)
 {
+	int r;
+
+	v2_dir_for_each_child (child, dir) {
+		if (!child->leaf_tuple && child->may_classify_packets) {
+			_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, child);
+
+			if (ref.fd < 0)
+				return ref.fd;
+			r = netclass_cgroup_follow(ref.fd, source, id, entries, nr);
+			/* No program (any more): nothing to follow from now on. */
+			if (r == -ENOENT)
+				child->may_classify_packets = false;
+			else if (r < 0)
+				return cgx_log_errno(r, "cannot set the packet classes of %s",
+						     child->name);
+		}
+		if ((r = follow_below(ctx, child, source, id, entries, nr)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * After a write of @source's file of @group: the leaves of its members, and
+ * the directories that were leaves of its members and keep their sockets.
+ */
+static int group_sync(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+		      enum netclass_source source)
+{
+	struct netclass_entry entries[NETCLASS_MAX_ENTRIES];
+	unsigned int nr = 0;
+	uint64_t id;
 	int r;
 
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
 		if (leaf->leaf_tuple->coord[hier] == group && (r = leaf_sync(ctx, leaf)) < 0)
 			return r;
-	return 0;
+	if ((r = group_entries(ctx, group, hier, source, entries, &nr)) < 0 ||
+	    (r = group_id(ctx, group, &id)) < 0)
+		return r;
+	return follow_below(ctx, ctx->tree.base, source, id, entries, nr);
 }
 
 int netclass_value_set(const struct v1_file_ctx *fc, const char *text)
 {
 	const char *stored = cgx_value_get(fc->ctx, fc->dir, fc->hier, fc->file);
 	_cleanup_free_ char *old = stored ? strdup(stored) : NULL;
+	const char *name = fc->ctx->hiers.hier[fc->hier].files[fc->file]->name;
+	enum netclass_source source =
+		strcmp(name, source_file[NETCLASS_CLS]) ? NETCLASS_PRIO : NETCLASS_CLS;
 	int r;
 
 	if (stored && !old)
 		return -ENOMEM;
 	if ((r = cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, text)) < 0)
 		return r;
-	if ((r = group_sync(fc->ctx, fc->dir, fc->hier)) >= 0)
+	if ((r = group_sync(fc->ctx, fc->dir, fc->hier, source)) >= 0)
 		return 0;
 	if (old && cgx_value_set(fc->ctx, fc->dir, fc->hier, fc->file, old) < 0)
 		cgx_log(CGX_LOG_ERR, "the old value of %s was not put back", fc->dir->name);
-	group_sync(fc->ctx, fc->dir, fc->hier);
+	group_sync(fc->ctx, fc->dir, fc->hier, source);
 	return r;
 }

@@ -248,6 +248,19 @@ wait_packets() {
 	echo "$sender" >"$MNT/memory/m/tasks"
 	poke 2
 	[ "$(wait_packets 10:1 3)" = "$(sent 3)" ]
+	# Still g's task: g's new classid reaches that socket, as v1 retags it.
+	echo 0x100002 >"$NC/g/net_cls.classid"
+	poke 4
+	[ "$(wait_packets 10:2 4)" = "$(sent 4)" ]
+	[ "$(class 10:1)" = "$(sent 3)" ]
+	# An ifpriomap written now reaches it too.
+	echo "lo $((0x100001))" >"$NC/g/net_prio.ifpriomap"
+	poke 1
+	[ "$(wait_packets 10:1 4)" = "$(sent 4)" ]
+	# And 0 everywhere: the directory it was made in keeps no program.
+	echo 0 >"$NC/g/net_cls.classid"
+	echo "lo 0" >"$NC/g/net_prio.ifpriomap"
+	[ "$(programs_on "$CG2/$BASE/g")" = 0 ]
 }
 
 @test "an open socket keeps its class when its process moves to another net_cls group" {
