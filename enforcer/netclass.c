@@ -164,9 +164,11 @@ static int follow_below(struct cgx_ctx *ctx, struct v2_dir *dir, enum netclass_s
 		if (!child->leaf_tuple && child->may_classify_packets) {
 			_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, child);
 
-			if (ref.fd < 0)
+			/* Removed behind our back: reconcile.c sees to it, not this write. */
+			if (ref.fd < 0 && ref.fd != -ENOENT)
 				return ref.fd;
-			r = netclass_cgroup_follow(ref.fd, source, id, entries, nr);
+			r = ref.fd < 0 ? 0
+				       : netclass_cgroup_follow(ref.fd, source, id, entries, nr);
 			/* No program (any more): nothing to follow from now on. */
 			if (r == -ENOENT)
 				child->may_classify_packets = false;
