@@ -210,6 +210,15 @@ static bool group_is_idle(const struct v1_file_ctx *fc)
 	return text && text[0] == '1';
 }
 
+/* What cgroup2's cpu.idle of the group's directory says; -errno when it cannot be read. */
+static int kernel_idle(const struct v1_file_ctx *fc)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	int r = knob_read(fc->ctx, fc->dir, "cpu", "cpu.idle", &text);
+
+	return r < 0 ? r : text.buf && text.buf[0] == '1';
+}
+
 static int shares_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	unsigned long long shares;
@@ -250,7 +259,11 @@ static int idle_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 		return r;
 	if (idle < 0 || idle > 1 || fc->dir == fc->ctx->tree.base)
 		return -EINVAL;
-	if (!!idle == group_is_idle(fc))
+	/*
+	 * Nothing to change only when the kernel agrees with the record: a
+	 * rename replays the record onto a new directory, which is not idle.
+	 */
+	if (!!idle == group_is_idle(fc) && kernel_idle(fc) == !!idle)
 		return 0;
 	stored = cgx_value_named(fc->ctx, fc->dir, fc->hier, "cpu.shares");
 	if (stored && !(old_shares = strdup(stored)))
