@@ -291,8 +291,11 @@ wait_packets() {
 	[ "$(cat "$NC/deleg/net_cls.classid")" = 1048578 ]
 	as_user mkdir "$NC/deleg/sub"
 	[ "$(cat "$NC/deleg/sub/net_cls.classid")" = 1048578 ]
+	# A rename rebuilds the group's directory: the mark goes with the value.
+	mv "$NC/deleg/sub" "$NC/deleg/renamed"
+	[ "$(cat "$NC/deleg/renamed/net_cls.classid")" = 1048578 ]
 	send_from deleg 3
-	send_from deleg/sub 2
+	send_from deleg/renamed 2
 	[ "$(class 10:2)" = "0 0" ]
 	# The same value written by root takes effect.
 	echo 0x100002 >"$NC/deleg/net_cls.classid"
