@@ -24,6 +24,8 @@ Steps (h: a hierarchy's directory, path: a group, "" its root):
     write h path file value     echo value > file
     read h path file            ls h path
     probe proc dev mode         proc opens a device (the devices controller's effect)
+    send proc                   proc sends a datagram out of d0, an HTB device (the class
+                                net_cls and net_prio give its packets)
     dump [full]                 every group's tasks; full: and every exact file
 
 The generator keeps a model of v1 (groups, members, frozen groups, cpusets,
@@ -47,6 +49,11 @@ ODD_NAMES = ["memory.old", "@x", "cpu.slice"]
 HIER_NAMES = ["jobs", "batch", "sched"]
 ONLINE_CPUS = {0, 1}  # the guests run with -smp 2
 DEVICES = [("/dev/null", "rw"), ("/dev/zero", "r"), ("/dev/full", "w"), ("/dev/loop0", "r")]
+# Values of the packet class files that name d0's HTB classes (guest.py: 10:1 and 10:2), drawn
+# from a stream of their own: the programs of every seed stay what they were before sends.
+NET_VALUES = {"net_cls.classid": ["0x100002", "0x100001", "0"],
+              "net_prio.ifpriomap": ["d0 1048578", "d0 0"]}
+SEND_RATE = 0.06
 
 
 def cpuset_parse(text):
@@ -204,6 +211,7 @@ class Generator:
     def __init__(self, seed, min_steps=30, max_steps=200):
         self.seed = seed
         self.rng = random.Random(seed)
+        self.net_rng = random.Random(f"net {seed}")
         self.min_steps, self.max_steps = min_steps, max_steps
 
     # -- layout ---------------------------------------------------------------------------
@@ -397,7 +405,7 @@ class Generator:
         file = rng.choice(weighted)
         good, bad = v1files.values_of(file)
         valid = bool(good) and (not bad or rng.random() < 0.8)
-        value = rng.choice(good if valid else bad)
+        value = self.net_value(file, rng.choice(good if valid else bad), valid)
         m.write(h, path, file, value, valid)
         return {"op": "write", "h": h.dir, "path": path, "file": file, "value": value}
 
@@ -433,6 +441,22 @@ class Generator:
             return None
         dev, mode = self.rng.choice(DEVICES)
         return {"op": "probe", "proc": self.rng.choice(procs).name, "dev": dev, "mode": mode}
+
+    def step_send(self, m):
+        """A send, from the stream of its own, where packets have a class to find."""
+        rng = self.net_rng
+        # A process in every root lives outside cgxfs's base, where no group's class reaches
+        # it (docs/mapping.md, "The root group"); v1 gives it the roots' values.
+        procs = [p for p in self.live(m, commandable=True) if p.member]
+        if not procs or not any({"net_cls", "net_prio"} & set(h.controllers) for h in m.hiers.values()) \
+                or rng.random() >= SEND_RATE:
+            return None
+        return {"op": "send", "proc": rng.choice(procs).name}
+
+    def net_value(self, file, value, valid):
+        if valid and file in NET_VALUES and self.net_rng.random() < 0.5:
+            return self.net_rng.choice(NET_VALUES[file])
+        return value
 
     def step_mkhier(self, m):
         rng = self.rng
@@ -480,6 +504,9 @@ class Generator:
         steps = [self.step_spawn(m)]
         while len(steps) < n - 1:
             steps.append(self.step(m))
+            send = self.step_send(m) if len(steps) < n - 1 else None
+            if send:
+                steps.append(send)
         steps.append({"op": "dump", "full": True})
         return {"version": GEN_VERSION, "seed": self.seed, "layout": layout, "steps": steps}
 

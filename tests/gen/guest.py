@@ -35,6 +35,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import check  # noqa: E402
+import netdev  # noqa: E402
 import runner  # noqa: E402
 import shell  # noqa: E402
 import v1files  # noqa: E402
@@ -589,6 +590,8 @@ def serve(mode, outdir):
     os.makedirs(results, exist_ok=True)
     os.makedirs(WORK, exist_ok=True)
     platform = V1() if mode == "v1" else V2(os.environ["CGX_BUILD"])
+    if not netdev.setup():
+        print(f"guest {mode}: no {netdev.DEV}: send steps skip", flush=True)
     while True:
         names = sorted((n for n in os.listdir(jobs) if n.endswith(".json")),
                        key=lambda n: int(n.split(".")[0])) if os.path.isdir(jobs) else []

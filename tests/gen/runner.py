@@ -19,12 +19,14 @@ import signal
 import time
 
 import known
+import netdev
 import v1files
 import worker
 
 ANSWER_TIMEOUT = 4.0   # s: a frozen worker never answers
 EXIT_TIMEOUT = 5.0     # s: a killed process leaves once reaped
 FREEZING_TIMEOUT = 5.0  # s: v1's FREEZING while tasks enter the refrigerator
+SEND_TIMEOUT = 2.0     # s: a datagram reaches its class as it is sent, through HTB at 1 Gbit/s
 
 
 # How each step reads in a transcript; {where} is the group ("h/path").
@@ -36,6 +38,7 @@ FORMATS = {
     "move": "move {proc} {where}/{file}", "selfmove": "selfmove {proc} {where}/{file}",
     "home": "home {proc}", "write": "write {where}/{file} '{value}'",
     "read": "read {where}/{file}", "probe": "probe {proc} {dev} {mode}",
+    "send": "send {proc}",
 }
 
 
@@ -47,7 +50,7 @@ def describe(step):
 
 
 # Steps that cannot change what cgroup2 holds: the invariant is not checked after them.
-READ_ONLY = {"read", "ls", "dump", "probe"}
+READ_ONLY = {"read", "ls", "dump", "probe", "send"}
 
 
 def errtext(err):
@@ -277,7 +280,8 @@ class Runner:
             if step["proc"] in self.procs:
                 return f"skip: {step['proc']} exists"
             return self.spawn(step["proc"])
-        if op in ("fork", "exit", "thread", "thread_exit", "move", "selfmove", "home", "probe"):
+        if op in ("fork", "exit", "thread", "thread_exit", "move", "selfmove", "home", "probe",
+                  "send"):
             missing = self.need(step["proc"])
             if missing:
                 return missing
@@ -344,9 +348,27 @@ class Runner:
                                    for e in entries)
         if op == "probe":
             return self.result(self.command(step["proc"], "open", step["dev"], step["mode"]))
+        if op == "send":
+            return self.send(step["proc"])
         if op == "dump":
             return "\n".join(["="] + self.dump(step.get("full", False)))
         raise ValueError(f"unknown step {op}")
+
+    def send(self, name):
+        """The class of d0 that a datagram @name sends now reaches."""
+        before = netdev.counts()
+        if before is None:
+            return "skip: no " + netdev.DEV
+        words = self.command(name, "send", netdev.ADDRESS)
+        if not words or words[0] != "ok":
+            return self.result(words)
+        deadline = time.monotonic() + SEND_TIMEOUT
+        while True:
+            after = netdev.counts() or {}
+            grown = sorted(c for c in after if after[c] > before.get(c, 0))
+            if grown or time.monotonic() > deadline:
+                return "= " + (" ".join(grown) or "nowhere")
+            time.sleep(0.02)
 
     def syscall(self, fn, *args):
         try:

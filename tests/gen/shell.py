@@ -25,6 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PREAMBLE = r'''export LC_ALL=C
 cd /sys/fs/cgroup || exit 1
 W=$(mktemp -d /tmp/cgxgen.XXXXXX)
+cat >"$W/netdev.py" <<'NETDEV'
+@NETDEV@
+NETDEV
 cat >"$W/worker.py" <<'WORKER'
 @WORKER@
 WORKER
@@ -192,6 +195,24 @@ home() {
   if ((${#bad[@]})); then R=$(printf '%s; ' "${bad[@]}"); R=${R%; }; fi
 }
 probe() { need "$1" && cmd "$1" open "$2" "$3"; }
+# d0 (tests/gen/netdev.py) is made at the first send and left for the guest's end.
+NET=
+send() {
+  need "$1" || return
+  [[ -n $NET ]] || NET=$(cd "$W" && python3 -c 'import netdev; print("yes" if netdev.setup() else "no")')
+  [[ $NET == yes ]] || { R="skip: no d0"; return; }
+  local before after i
+  before=$(cd "$W" && python3 -c 'import netdev; print(netdev.counts())')
+  cmd "$1" send 10.9.0.2 || return
+  for ((i = 0; i < 100; i++)); do
+    R=$(cd "$W" && python3 -c 'import ast, netdev, sys
+b, a = ast.literal_eval(sys.argv[1]), netdev.counts()
+print(" ".join(sorted(c for c in a if a[c] > b.get(c, 0))))' "$before")
+    [[ -n $R ]] && break
+    sleep 0.02
+  done
+  R="= ${R:-nowhere}"
+}
 rename_() { R=$(python3 "$W/sys.py" rename "$1" "$2"); }
 
 # Hierarchies: mount -t cgroup on kernel v1, mkdir/rmdir of the view's on cgxfs.
@@ -398,6 +419,8 @@ def step_line(i, step):
         cmd = f"ls_ {path_ref(step)}"
     elif op == "probe":
         cmd = f"probe {step['proc']} {q(step['dev'])} {step['mode']}"
+    elif op == "send":
+        cmd = f"send {step['proc']}"
     elif op == "dump":
         cmd = "dump" + (" full" if step.get("full") else "")
     else:
@@ -408,7 +431,10 @@ def step_line(i, step):
 def render(program):
     with open(os.path.join(HERE, "worker.py")) as f:
         worker = f.read().rstrip("\n")
+    with open(os.path.join(HERE, "netdev.py")) as f:
+        net = f.read().rstrip("\n")
     pre = (PREAMBLE.replace("@WORKER@", worker)
+           .replace("@NETDEV@", net)
            .replace("@SHAPE@", v1files.SHAPE_FILES)
            .replace("@DEVICE_STATS@", v1files.DEVICE_STATS)
            .replace("@UNREAD@", " ".join(sorted(known.UNREAD)))

@@ -15,6 +15,7 @@ delays its answers (SEQ lets the asker drop the late ones).
     thread_exit TNAME  end that thread
     write PATH VALUE   open PATH for writing and write VALUE and a newline
     open PATH MODE     open PATH with MODE r, w or rw, and close it
+    send ADDRESS       send one UDP datagram to ADDRESS port 9 from a new socket
 
 The runner forks this from itself (serve()); a shell script runs this file.
 """
@@ -22,6 +23,7 @@ The runner forks this from itself (serve()); a shell script runs this file.
 import errno
 import os
 import signal
+import socket
 import sys
 import threading
 
@@ -91,6 +93,14 @@ def serve(fifo_dir, name):
                     else:
                         flags = {"r": os.O_RDONLY, "w": os.O_WRONLY, "rw": os.O_RDWR}[args[1]]
                         os.close(os.open(args[0], flags))
+                    answer(seq, "ok")
+                except OSError as e:
+                    answer(seq, "err", str(e.errno), os.strerror(e.errno))
+            elif verb == "send":
+                # A new socket each time: cgroup2 keeps a socket in the cgroup that made it.
+                try:
+                    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                        s.sendto(b"x" * 64, (args[0], 9))
                     answer(seq, "ok")
                 except OSError as e:
                     answer(seq, "err", str(e.errno), os.strerror(e.errno))
