@@ -228,6 +228,8 @@ class Runner:
             text = v1files.nonzero_devices(text)
         if rule in ("shape", "devices"):
             text = v1files.shape(text)
+        if rule == "hits":
+            text = v1files.hits(text)
         return "= " + text.rstrip("\n").replace("\n", "|")
 
     def groups(self, hier):

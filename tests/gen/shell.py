@@ -50,6 +50,7 @@ SYS
 
 SHAPE='@SHAPE@'
 DEVICE_STATS='@DEVICE_STATS@'
+HITS='@HITS@'
 UNREAD='@UNREAD@'  # left out of dumps while a known bug makes them differ (tests/gen/known.py)
 # shellcheck disable=SC2054  # the commas are in the hierarchies' names
 CLASSIC=(@CLASSIC@)
@@ -97,6 +98,7 @@ rd() { # FILE NAME ROOT(1 or empty)
   fi
   [[ $2 =~ $DEVICE_STATS ]] && out=$(awk '/^Total/ || !/ 0$/' <<<"$out")
   [[ $2 =~ $SHAPE || $2 =~ $DEVICE_STATS ]] && out=$(sed 's/[0-9]\+/N/g' <<<"$out")
+  [[ $2 =~ $HITS ]] && { [[ $out == 0 ]] || out=N; }
   R="= ${out//$'\n'/|}"
 }
 ls_() {
@@ -450,6 +452,7 @@ def render(program):
            .replace("@NETDEV@", net)
            .replace("@SHAPE@", v1files.SHAPE_FILES)
            .replace("@DEVICE_STATS@", v1files.DEVICE_STATS)
+           .replace("@HITS@", v1files.HITS_FILES)
            .replace("@UNREAD@", " ".join(sorted(known.UNREAD)))
            .replace("@CLASSIC@", " ".join(q(s) for s in v1files.CLASSIC))
            .replace("@LAYOUT@", " ".join(q(s) for s in program["layout"])))
