@@ -154,29 +154,54 @@ int netclass_apply_leaf(struct cgx_ctx *ctx, struct v2_dir *leaf, unsigned int h
 	return leaf_sync(ctx, leaf);
 }
 
+/* What a write of @source's file of @group gives the directories that follow the group. */
+struct follow {
+	struct v2_dir *group;
+	unsigned int hier;
+	enum netclass_source source;
+	bool have_id;
+	uint64_t id;
+	struct netclass_entry entries[NETCLASS_MAX_ENTRIES];
+	unsigned int nr;
+};
+
+static int follow_dir(struct cgx_ctx *ctx, struct v2_dir *dir, struct follow *f)
+{
+	_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, dir);
+	int r;
+
+	/* Removed behind our back: reconcile.c sees to it, not this write. */
+	if (ref.fd == -ENOENT)
+		return 0;
+	if (ref.fd < 0)
+		return ref.fd;
+	/* Asked once, and only where some directory may follow. */
+	if (!f->have_id) {
+		if ((r = group_entries(ctx, f->group, f->hier, f->source, f->entries, &f->nr)) <
+			    0 ||
+		    (r = group_id(ctx, f->group, &f->id)) < 0)
+			return r;
+		f->have_id = true;
+	}
+	r = netclass_cgroup_follow(ref.fd, f->source, f->id, f->entries, f->nr);
+	/* No program (any more): nothing to follow from now on. */
+	if (r == -ENOENT)
+		dir->may_classify_packets = false;
+	else if (r < 0)
+		return cgx_log_errno(r, "cannot set the packet classes of %s", dir->name);
+	return 0;
+}
+
 /* The directories below @dir that are no leaf and may have a program of ours. */
-static int follow_below(struct cgx_ctx *ctx, struct v2_dir *dir, enum netclass_source source,
-			uint64_t id, const struct netclass_entry *entries, unsigned int nr)
+static int follow_below(struct cgx_ctx *ctx, struct v2_dir *dir, struct follow *f)
 {
 	int r;
 
 	v2_dir_for_each_child (child, dir) {
-		if (!child->leaf_tuple && child->may_classify_packets) {
-			_cleanup_dir_ref_ struct cgx_dir_ref ref = cgx_dir_ref(ctx, child);
-
-			/* Removed behind our back: reconcile.c sees to it, not this write. */
-			if (ref.fd < 0 && ref.fd != -ENOENT)
-				return ref.fd;
-			r = ref.fd < 0 ? 0
-				       : netclass_cgroup_follow(ref.fd, source, id, entries, nr);
-			/* No program (any more): nothing to follow from now on. */
-			if (r == -ENOENT)
-				child->may_classify_packets = false;
-			else if (r < 0)
-				return cgx_log_errno(r, "cannot set the packet classes of %s",
-						     child->name);
-		}
-		if ((r = follow_below(ctx, child, source, id, entries, nr)) < 0)
+		if (!child->leaf_tuple && child->may_classify_packets &&
+		    (r = follow_dir(ctx, child, f)) < 0)
+			return r;
+		if ((r = follow_below(ctx, child, f)) < 0)
 			return r;
 	}
 	return 0;
@@ -189,18 +214,16 @@ static int follow_below(struct cgx_ctx *ctx, struct v2_dir *dir, enum netclass_s
 static int group_sync(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
 		      enum netclass_source source)
 {
-	struct netclass_entry entries[NETCLASS_MAX_ENTRIES];
-	unsigned int nr = 0;
-	uint64_t id;
+	_cleanup_free_ struct follow *f = calloc(1, sizeof(*f));
 	int r;
 
+	if (!f)
+		return -ENOMEM;
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
 		if (leaf->leaf_tuple->coord[hier] == group && (r = leaf_sync(ctx, leaf)) < 0)
 			return r;
-	if ((r = group_entries(ctx, group, hier, source, entries, &nr)) < 0 ||
-	    (r = group_id(ctx, group, &id)) < 0)
-		return r;
-	return follow_below(ctx, ctx->tree.base, source, id, entries, nr);
+	*f = (struct follow){.group = group, .hier = hier, .source = source};
+	return follow_below(ctx, ctx->tree.base, f);
 }
 
 int netclass_value_set(const struct v1_file_ctx *fc, const char *text)
