@@ -438,7 +438,7 @@ is() {
   [[ $plan == *$'\necho \'268435456\' > "$root"/\'faculty\'/memory.max\n'* ]]
   [[ $plan == *$'\necho \'1\' > "$root"/\'lab\'/cgroup.freeze\n'* ]]
   [[ $plan == *'# net_cls,net_prio:/browsers net_cls.classid=1048577: lost; cgx gives the classid to packets'* ]]
-  [[ $plan == *'# net_cls,net_prio:/torrent net_prio.ifpriomap=lo 5: lost; set SO_PRIORITY'* ]]
+  [[ $plan == *'# net_cls,net_prio:/torrent net_prio.ifpriomap=lo 5: lost; cgx sets skb->priority per device'* ]]
   # One write per converted value, none for the lost ones.
   [ "$(grep -c "^echo '[^+]" "$OUT/plan.sh")" = 7 ]
 }
