@@ -173,14 +173,22 @@ static bool entries_have(const struct netclass_entry *entries, unsigned int nr, 
 	return false;
 }
 
+static enum netclass_source source_of(uint32_t key)
+{
+	return key == NETCLASS_ANY_DEVICE ? NETCLASS_CLS : NETCLASS_PRIO;
+}
+
 /*
- * Entries first, stale keys after: a changed value is replaced in one step,
- * so no packet in between goes without a priority it should have.
+ * @entries into the map, then the keys of @scope that @entries lacks out
+ * of it (NETCLASS_NR_SOURCES: every key, the group keys too): a changed
+ * value is replaced in one step, so no packet in between goes without a
+ * priority it should have. *@classes: the class keys left, when asked.
  */
-static int map_sync(int map_fd, const struct netclass_entry *entries, unsigned int nr)
+static int map_sync(int map_fd, const struct netclass_entry *entries, unsigned int nr,
+		    enum netclass_source scope, unsigned int *classes)
 {
 	uint32_t keys[NETCLASS_MAX_ENTRIES];
-	unsigned int nr_keys;
+	unsigned int nr_keys, left = 0;
 	int r;
 
 	for (unsigned int i = 0; i < nr; i++)
@@ -188,9 +196,20 @@ static int map_sync(int map_fd, const struct netclass_entry *entries, unsigned i
 			return r;
 	if ((r = map_keys(map_fd, keys, &nr_keys)) < 0)
 		return r;
-	for (unsigned int i = 0; i < nr_keys; i++)
-		if (!entries_have(entries, nr, keys[i]) && (r = map_delete(map_fd, keys[i])) < 0)
-			return r;
+	for (unsigned int i = 0; i < nr_keys; i++) {
+		bool group_key = keys[i] >= NETCLASS_SOURCE_KEYS;
+		bool in_scope =
+			scope == NETCLASS_NR_SOURCES || (!group_key && source_of(keys[i]) == scope);
+
+		if (in_scope && !entries_have(entries, nr, keys[i])) {
+			if ((r = map_delete(map_fd, keys[i])) < 0)
+				return r;
+			continue;
+		}
+		left += !group_key;
+	}
+	if (classes)
+		*classes = left;
 	return 0;
 }
 
@@ -219,7 +238,7 @@ static int prog_attach_new(int cgroup_fd, const struct netclass_entry *entries, 
 		return cgx_log_errno(r, "cannot read the id of a cgroup");
 	if ((map_fd = map_create()) < 0)
 		return map_fd;
-	if ((r = map_sync(map_fd, entries, nr)) < 0)
+	if ((r = map_sync(map_fd, entries, nr, NETCLASS_NR_SOURCES, NULL)) < 0)
 		return cgx_log_errno(r, "cannot fill the map of the net_cls/net_prio program");
 	if ((r = netclass_prog_build(map_fd, cgroup_id, &insns, &nr_insns)) < 0)
 		return r;
@@ -245,7 +264,7 @@ int netclass_cgroup_apply(int cgroup_fd, const struct netclass_entry *entries, u
 	/* Ours is there (this daemon's or an earlier one's): its map is all that changes. */
 	if ((map_fd = prog_map_fd(ours.fd[0])) < 0)
 		return cgx_log_errno(map_fd, "cannot find the map of the net_cls/net_prio program");
-	if ((r = map_sync(map_fd, entries, nr)) < 0)
+	if ((r = map_sync(map_fd, entries, nr, NETCLASS_NR_SOURCES, NULL)) < 0)
 		return cgx_log_errno(r, "cannot update the map of the net_cls/net_prio program");
 	if (ours.nr > 1) {
 		/* Only a daemon killed between an attach and its check leaves two: keep the first.
@@ -274,11 +293,6 @@ int netclass_entries_add_source(struct netclass_entry *entries, unsigned int *nr
 	return 0;
 }
 
-static enum netclass_source source_of(uint32_t key)
-{
-	return key == NETCLASS_ANY_DEVICE ? NETCLASS_CLS : NETCLASS_PRIO;
-}
-
 static bool map_from_group(int map_fd, enum netclass_source source, uint64_t group_id)
 {
 	uint32_t low, high;
@@ -293,8 +307,7 @@ int netclass_cgroup_follow(int cgroup_fd, enum netclass_source source, uint64_t 
 {
 	_cleanup_(bpf_cgroup_ours_release) struct bpf_cgroup_ours ours = {.nr = 0};
 	_cleanup_close_ int map_fd = -1;
-	uint32_t keys[NETCLASS_MAX_ENTRIES];
-	unsigned int nr_keys, classes = 0;
+	unsigned int classes;
 	int r;
 
 	if ((r = bpf_cgroup_query_ours(cgroup_fd, &netclass_prog, &ours)) < 0)
@@ -305,21 +318,8 @@ int netclass_cgroup_follow(int cgroup_fd, enum netclass_source source, uint64_t 
 		return map_fd;
 	if (!map_from_group(map_fd, source, group_id))
 		return 0;
-	for (unsigned int i = 0; i < nr; i++)
-		if ((r = map_update(map_fd, entries[i].ifindex, entries[i].priority)) < 0)
-			return r;
-	if ((r = map_keys(map_fd, keys, &nr_keys)) < 0)
+	if ((r = map_sync(map_fd, entries, nr, source, &classes)) < 0)
 		return r;
-	for (unsigned int i = 0; i < nr_keys; i++) {
-		if (keys[i] >= NETCLASS_SOURCE_KEYS)
-			continue;
-		if (source_of(keys[i]) == source && !entries_have(entries, nr, keys[i])) {
-			if ((r = map_delete(map_fd, keys[i])) < 0)
-				return r;
-			continue;
-		}
-		classes++;
-	}
 	if (!classes && (r = netclass_cgroup_clear(cgroup_fd)) < 0)
 		return r;
 	return 1;
