@@ -77,6 +77,14 @@ struct cgx_ctx {
 	bool rebalance_wanted;
 	struct memevent_state memevents;
 	struct cgx_dir_fds dir_fds;
+	/*
+	 * The handler running may give the lock up for kernel work that blocks
+	 * (cgx_kernel_begin()): set for a write from the view, never for the
+	 * daemon's own steps, which must not be seen half done.
+	 */
+	bool may_yield;
+	/* How often a handler gave the lock up: its caller then finds its group again by id. */
+	uint64_t yields;
 	/* Who hears the events of the group layer (event.h), NULL-terminated; set at open. */
 	cgx_event_fn *const *subscribers;
 };
@@ -131,7 +139,11 @@ int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, un
  */
 void cgx_file_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
 			  struct cgx_caller *opener);
-/* Returns the bytes consumed (at most a page, as kernfs) or -errno. */
+/*
+ * Returns the bytes consumed (at most a page, as kernfs) or -errno. The
+ * lock may be given up and taken back meanwhile (cgx_kernel_begin()): the
+ * caller holds no pointer into the model across it but @dir, unused after.
+ */
 ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 		       unsigned int file, const struct cgx_caller *caller, const char *buf,
 		       size_t len);

@@ -404,6 +404,52 @@ static int commit_group_move(struct cgx_ctx *ctx, unsigned int hier, const struc
 }
 
 /*
+ * A write through @file's row. @may_yield: the row's handler may give the
+ * lock up for blocking kernel work (cgx_kernel_begin()), as a request from
+ * the view may; a step of the daemon's own (a replay) may not.
+ */
+static ssize_t file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			  unsigned int file, const struct cgx_caller *caller, const char *buf,
+			  size_t len, bool may_yield)
+{
+	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
+	struct v1_file_ctx fc = {ctx, dir, hier, file, caller};
+	size_t max = row->max_write_len ? row->max_write_len : KERNFS_PAGE;
+	uint64_t group_id = dir->group[hier]->id, yields = ctx->yields;
+	_cleanup_free_ char *copy = NULL;
+	bool outer_may_yield;
+	int r;
+
+	if (!row->write)
+		return -EINVAL;
+	/*
+	 * cgroup files set kernfs's atomic_write_len: a write(2) longer than
+	 * the file takes is refused whole, never cut. FUSE splits a long write
+	 * into requests of max_write bytes, far above a page, so the first one
+	 * is already too long and the caller sees E2BIG.
+	 */
+	if (len > max)
+		return -E2BIG;
+	/* kernfs hands the handler a NUL-terminated copy: a NUL inside ends the value. */
+	if (!(copy = malloc(len + 1)))
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	outer_may_yield = ctx->may_yield;
+	ctx->may_yield = may_yield;
+	r = row->write(&fc, copy, len);
+	ctx->may_yield = outer_may_yield;
+	if (r < 0)
+		return r;
+	/* The group may have moved to another directory while the lock was given up. */
+	if (ctx->yields != yields && (r = cgx_group_refind(ctx, group_id, hier, &fc.dir)) < 0)
+		return r;
+	cgx_event_emit(&(struct cgx_event){
+		.kind = CGX_EVENT_WRITE, .ctx = ctx, .caller = caller, .fc = &fc, .value = copy});
+	return (ssize_t)len;
+}
+
+/*
  * The v2 knobs of a group's new directory (renamed, or made again after
  * another tool removed it): every stored v1 value is written again through
  * its row, as the kernel would have kept it in place.
@@ -419,7 +465,7 @@ void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h
 
 		if (!value || !h->files[file]->write || !(copy = strdup(value)))
 			continue;
-		if (cgx_file_write(ctx, dir, hier, file, &daemon, copy, strlen(copy)) < 0)
+		if (file_write(ctx, dir, hier, file, &daemon, copy, strlen(copy), false) < 0)
 			cgx_log(CGX_LOG_WARNING, "%s not carried to the new directory %s",
 				h->files[file]->name, dir->name);
 	}
@@ -635,30 +681,5 @@ ssize_t cgx_file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 		       unsigned int file, const struct cgx_caller *caller, const char *buf,
 		       size_t len)
 {
-	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
-	struct v1_file_ctx fc = {ctx, dir, hier, file, caller};
-	size_t max = row->max_write_len ? row->max_write_len : KERNFS_PAGE;
-	_cleanup_free_ char *copy = NULL;
-	int r;
-
-	if (!row->write)
-		return -EINVAL;
-	/*
-	 * cgroup files set kernfs's atomic_write_len: a write(2) longer than
-	 * the file takes is refused whole, never cut. FUSE splits a long write
-	 * into requests of max_write bytes, far above a page, so the first one
-	 * is already too long and the caller sees E2BIG.
-	 */
-	if (len > max)
-		return -E2BIG;
-	/* kernfs hands the handler a NUL-terminated copy: a NUL inside ends the value. */
-	if (!(copy = malloc(len + 1)))
-		return -ENOMEM;
-	memcpy(copy, buf, len);
-	copy[len] = '\0';
-	if ((r = row->write(&fc, copy, len)) < 0)
-		return r;
-	cgx_event_emit(&(struct cgx_event){
-		.kind = CGX_EVENT_WRITE, .ctx = ctx, .caller = caller, .fc = &fc, .value = copy});
-	return (ssize_t)len;
+	return file_write(ctx, dir, hier, file, caller, buf, len, true);
 }

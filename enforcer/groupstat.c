@@ -18,6 +18,8 @@
 #include "groupstat.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -200,6 +202,60 @@ unsigned long long group_stat(struct cgx_ctx *ctx, struct v2_dir *group, unsigne
 	if (group_stat_read(ctx, group, hier, controller, file, scope, &sum) < 0)
 		return 0;
 	return stat_sum_get(&sum, file, key);
+}
+
+static int group_dirs_add(struct cgx_ctx *ctx, struct v2_dir *dir, struct group_dirs *dirs)
+{
+	int *grown, fd;
+
+	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+		return fd;
+	if (!(grown = realloc(dirs->fd, (dirs->nr + 1) * sizeof(*grown)))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	dirs->fd = grown;
+	dirs->fd[dirs->nr++] = fd;
+	return 0;
+}
+
+int group_dirs_open(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+		    struct group_dirs *dirs)
+{
+	int r;
+
+	*dirs = (struct group_dirs){0};
+	if ((r = group_dirs_add(ctx, group, dirs)) < 0)
+		goto fail;
+	tree_for_each_outside_leaf (leaf, &ctx->tree, group, hier)
+		/* A leaf gone behind the daemon's back counts nothing, as in group_stat_read(). */
+		if ((r = group_dirs_add(ctx, leaf, dirs)) < 0 && r != -ENOENT)
+			goto fail;
+	return 0;
+fail:
+	group_dirs_close(dirs);
+	return r;
+}
+
+unsigned long long group_dirs_number(const struct group_dirs *dirs, const char *file)
+{
+	unsigned long long sum = 0;
+
+	for (size_t i = 0; i < dirs->nr; i++) {
+		_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+		if (read_file_at(dirs->fd[i], file, &text) == 0)
+			sum += strtoull(text.buf, NULL, 10);
+	}
+	return sum;
+}
+
+void group_dirs_close(struct group_dirs *dirs)
+{
+	for (size_t i = 0; i < dirs->nr; i++)
+		close(dirs->fd[i]);
+	free(dirs->fd);
+	*dirs = (struct group_dirs){0};
 }
 
 /* One group a removed leaf counted for, and what it hands over. */

@@ -27,6 +27,22 @@ unsigned long long group_stat(struct cgx_ctx *ctx, struct v2_dir *group, unsigne
 			      const char *controller, const char *file, const char *key,
 			      enum stat_scope scope);
 /*
+ * The directories a STAT_HIERARCHICAL statistic of @group sums (its own and
+ * its members' leaves outside it), opened under the model lock so that
+ * they are read, or written, without it (cgx_kernel_begin()).
+ */
+struct group_dirs {
+	int *fd;
+	size_t nr;
+};
+int group_dirs_open(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+		    struct group_dirs *dirs);
+/* The number in @file summed over @dirs, with no lock held; what cannot be read counts 0. */
+unsigned long long group_dirs_number(const struct group_dirs *dirs, const char *file);
+void group_dirs_close(struct group_dirs *dirs);
+#define _cleanup_group_dirs_ __attribute__((cleanup(group_dirs_close)))
+
+/*
  * @leaf, a leaf of @tuple, is about to be removed: what it counted for its
  * groups is folded into their records first. @undo: the removal failed, and
  * the fold is taken back.

@@ -61,6 +61,32 @@ void cgx_dir_fds_close(struct cgx_ctx *ctx)
 		close(fds->slot[--fds->nr].fd);
 }
 
+bool cgx_kernel_begin(struct cgx_ctx *ctx)
+{
+	if (!ctx->may_yield)
+		return false;
+	ctx->yields++;
+	cgx_dir_fds_close(ctx);
+	pthread_mutex_unlock(&ctx->lock);
+	return true;
+}
+
+void cgx_kernel_end(struct cgx_ctx *ctx, bool yielded)
+{
+	if (yielded)
+		pthread_mutex_lock(&ctx->lock);
+}
+
+int cgx_group_refind(struct cgx_ctx *ctx, uint64_t id, unsigned int hier, struct v2_dir **dir)
+{
+	struct v1_group *group = tree_group_by_id(&ctx->tree, id);
+
+	if (!group || !group->dir || group->hier != hier)
+		return -ENODEV;
+	*dir = group->dir;
+	return 0;
+}
+
 bool cgx_has_controller(const struct cgx_ctx *ctx, const char *controller)
 {
 	size_t len = strlen(controller);

@@ -48,6 +48,21 @@ int cgx_dir_get(struct cgx_ctx *ctx, const struct v2_dir *dir);
 void cgx_dir_put(struct cgx_ctx *ctx, const struct v2_dir *dir, int fd);
 void cgx_dir_fds_close(struct cgx_ctx *ctx);
 
+/*
+ * Kernel work that may block for long (memory.reclaim: seconds for a large
+ * group) runs without the model lock, so that other requests go on
+ * meanwhile (docs/design.md §7). cgx_kernel_begin() gives the lock up, and
+ * closes the directories kept for the request, when the handler may yield
+ * (ctx->may_yield), and says whether it did; cgx_kernel_end() takes the
+ * lock back. In between the model may change: the caller holds no
+ * cgx_dir_ref and touches no v2_dir, only fds it opened itself, and then
+ * finds its group again with cgx_group_refind().
+ */
+bool cgx_kernel_begin(struct cgx_ctx *ctx);
+void cgx_kernel_end(struct cgx_ctx *ctx, bool yielded);
+/* The directory of group @id of @hier now in @dir; -ENODEV once the group is gone (as kernfs). */
+int cgx_group_refind(struct cgx_ctx *ctx, uint64_t id, unsigned int hier, struct v2_dir **dir);
+
 /* A directory fd from cgx_dir_get(), given back at the end of its scope. */
 struct cgx_dir_ref {
 	struct cgx_ctx *ctx;

@@ -128,18 +128,47 @@ static unsigned long long usage_bytes(const struct v1_file_ctx *fc, bool memsw)
 	return memsw ? usage + group_number(fc, "memory.swap.current") : usage;
 }
 
-/* Asks @dir to give back @bytes; 0 also when less went. */
-static int reclaim_in(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long bytes)
+/*
+ * Asks each of @dirs to give back @bytes, stopping at the first error but
+ * EAGAIN (less than asked for went) and, with @past_einval, EINVAL.
+ */
+static int reclaim_in(const struct group_dirs *dirs, unsigned long long bytes, bool past_einval)
 {
-	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
 	char text[32];
-	int r;
+	int r = 0;
 
-	if (fd < 0)
-		return fd;
 	snprintf(text, sizeof(text), "%llu", bytes);
-	r = write_file_at(fd, "memory.reclaim", text, strlen(text));
-	return r == -EAGAIN ? 0 : r; /* EAGAIN: less than asked for went */
+	for (size_t i = 0; i < dirs->nr && (r == 0 || (past_einval && r == -EINVAL)); i++)
+		if ((r = write_file_at(dirs->fd[i], "memory.reclaim", text, strlen(text))) ==
+		    -EAGAIN)
+			r = 0;
+	return r;
+}
+
+/*
+ * Reclaim takes as long as the kernel needs to write back and free what it
+ * is asked for, seconds for a large group: it runs without the model lock
+ * (cgx_kernel_begin()), on the group's directories opened before. @step is
+ * called with the lock given up; then @fc->dir is found again, or the
+ * group is gone (ENODEV).
+ */
+static int reclaim_unlocked(struct v1_file_ctx *fc,
+			    int (*step)(const struct group_dirs *dirs, unsigned long long arg),
+			    unsigned long long arg)
+{
+	_cleanup_group_dirs_ struct group_dirs dirs = {0};
+	uint64_t group_id = fc->dir->group[fc->hier]->id;
+	bool yielded;
+	int r, found;
+
+	if ((r = group_dirs_open(fc->ctx, fc->dir, fc->hier, &dirs)) < 0)
+		return r;
+	yielded = cgx_kernel_begin(fc->ctx);
+	r = step(&dirs, arg);
+	cgx_kernel_end(fc->ctx, yielded);
+	if (yielded && (found = cgx_group_refind(fc->ctx, group_id, fc->hier, &fc->dir)) < 0)
+		return found;
+	return r;
 }
 
 /*
@@ -151,47 +180,52 @@ static int reclaim_in(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long lon
  * memory.reclaim. The usage may still grow between this check and the
  * memory.max write; v2 then reclaims, or kills, as for any charge.
  */
-static int reclaim_below(const struct v1_file_ctx *fc, unsigned long long bytes)
+static int reclaim_below_step(const struct group_dirs *dirs, unsigned long long bytes)
 {
-	struct cgx_ctx *ctx = fc->ctx;
 	unsigned long long usage;
 	int r;
 
-	if (!cgx_has_controller(ctx, "memory"))
-		return 0; /* knob_set() says why not */
 	/* MAX_RECLAIM_RETRIES: how often v1 lets reclaim make progress. */
 	for (int tries = 0; tries < 16; tries++) {
-		if ((usage = usage_bytes(fc, false)) <= bytes)
+		if ((usage = group_dirs_number(dirs, "memory.current")) <= bytes)
 			return 0;
-		r = reclaim_in(ctx, fc->dir, usage - bytes);
-		tree_for_each_outside_leaf (leaf, &ctx->tree, fc->dir, fc->hier)
-			if (r == 0)
-				r = reclaim_in(ctx, leaf, usage - bytes);
+		r = reclaim_in(dirs, usage - bytes, false);
 		if (r == -ENOENT)
 			return 0; /* before 5.19: no way to reclaim first */
 		if (r < 0)
 			return r;
 	}
-	return usage_bytes(fc, false) <= bytes ? 0 : -EBUSY;
+	return group_dirs_number(dirs, "memory.current") <= bytes ? 0 : -EBUSY;
 }
 
-static int limit_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+static int reclaim_below(struct v1_file_ctx *fc, unsigned long long bytes)
 {
-	unsigned long long pages, memsw = stored_pages(fc, "memory.memsw.limit_in_bytes");
+	if (!cgx_has_controller(fc->ctx, "memory"))
+		return 0; /* knob_set() says why not */
+	return reclaim_unlocked(fc, reclaim_below_step, bytes);
+}
+
+static int limit_write(const struct v1_file_ctx *request, char *buf, size_t len)
+{
+	struct v1_file_ctx fc = *request;
+	unsigned long long pages, memsw;
 	char v1[32], v2[32];
 	int r;
 
 	(void)len;
 	if ((r = parse_pages(buf, &pages)) < 0)
 		return r;
-	if (is_root(fc) || pages > memsw)
+	if (is_root(&fc) || pages > stored_pages(&fc, "memory.memsw.limit_in_bytes"))
 		return -EINVAL; /* the root has no limit; memsw must stay >= limit */
-	if (pages != PAGE_COUNTER_MAX && (r = reclaim_below(fc, pages * PAGE_SIZE_BYTES)) < 0)
+	if (pages != PAGE_COUNTER_MAX && (r = reclaim_below(&fc, pages * PAGE_SIZE_BYTES)) < 0)
 		return r;
+	/* Again with the lock taken back: another writer may have lowered memsw meanwhile. */
+	if (pages > (memsw = stored_pages(&fc, "memory.memsw.limit_in_bytes")))
+		return -EINVAL;
 	pages_text(pages, v1, sizeof(v1), v2, sizeof(v2));
-	if ((r = knob_set(fc, "memory", "memory.max", v2, v1)) < 0)
+	if ((r = knob_set(&fc, "memory", "memory.max", v2, v1)) < 0)
 		return r;
-	return sync_swap_max(fc, pages, memsw);
+	return sync_swap_max(&fc, pages, memsw);
 }
 
 static int memsw_write(const struct v1_file_ctx *fc, char *buf, size_t len)
@@ -462,23 +496,24 @@ static int oom_control_read(const struct v1_file_ctx *fc, struct strbuf *out)
 			   disabled && disabled[0] == '1', kills);
 }
 
-static int force_empty_write(const struct v1_file_ctx *fc, char *buf, size_t len)
+static int force_empty_step(const struct group_dirs *dirs, unsigned long long usage)
 {
-	unsigned long long usage;
-	int r;
+	int r = reclaim_in(dirs, usage, true);
+
+	return r == -EINVAL ? 0 : r;
+}
+
+static int force_empty_write(const struct v1_file_ctx *request, char *buf, size_t len)
+{
+	struct v1_file_ctx fc = *request;
 
 	(void)buf, (void)len;
-	if (is_root(fc))
+	if (is_root(&fc))
 		return -EINVAL;
-	if (!cgx_has_controller(fc->ctx, "memory"))
+	if (!cgx_has_controller(fc.ctx, "memory"))
 		return 0;
 	/* Reclaim all it can, where its members sit; what cannot go is not an error, as in v1. */
-	usage = usage_bytes(fc, false);
-	r = reclaim_in(fc->ctx, fc->dir, usage);
-	tree_for_each_outside_leaf (leaf, &fc->ctx->tree, fc->dir, fc->hier)
-		if (r == 0 || r == -EINVAL)
-			r = reclaim_in(fc->ctx, leaf, usage);
-	return r == -EINVAL ? 0 : r;
+	return reclaim_unlocked(&fc, force_empty_step, usage_bytes(&fc, false));
 }
 
 /* v1 memory.stat keys from their v2 names; v1 lists local then total_ values. */
