@@ -620,7 +620,28 @@ static void op_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info 
 	fuse_reply_err(req, 0);
 }
 
-/* No flush, no xattrs: ENOSYS, after which the kernel stops asking. */
+/*
+ * Extended attributes as a v1 view must have them (cgroupfs keeps them;
+ * cgxfs answers getxattr): none here. Answered, not ENOSYS, so that the
+ * kernel keeps asking for security.capability before each O_TRUNC open, a
+ * round trip any such view pays.
+ */
+static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+{
+	(void)ino, (void)name, (void)size;
+	fuse_reply_err(req, ENODATA);
+}
+
+static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	(void)ino;
+	if (size == 0)
+		fuse_reply_xattr(req, 0);
+	else
+		fuse_reply_buf(req, NULL, 0);
+}
+
+/* No flush: ENOSYS, after which the kernel stops asking. */
 static const struct fuse_lowlevel_ops floorfs_ops = {
 	.init = op_init,
 	.lookup = op_lookup,
@@ -636,6 +657,8 @@ static const struct fuse_lowlevel_ops floorfs_ops = {
 	.opendir = op_opendir,
 	.readdir = op_readdir,
 	.releasedir = op_releasedir,
+	.getxattr = op_getxattr,
+	.listxattr = op_listxattr,
 };
 
 static int serve(struct floorfs *fs, const char *mountpoint)
