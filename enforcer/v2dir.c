@@ -65,6 +65,8 @@ bool cgx_kernel_begin(struct cgx_ctx *ctx)
 {
 	if (!ctx->may_yield)
 		return false;
+	/* Whoever takes the lock meanwhile has its own say (file_write()), not this handler's. */
+	ctx->may_yield = false;
 	ctx->yields++;
 	cgx_dir_fds_close(ctx);
 	pthread_mutex_unlock(&ctx->lock);
@@ -73,8 +75,10 @@ bool cgx_kernel_begin(struct cgx_ctx *ctx)
 
 void cgx_kernel_end(struct cgx_ctx *ctx, bool yielded)
 {
-	if (yielded)
-		pthread_mutex_lock(&ctx->lock);
+	if (!yielded)
+		return;
+	pthread_mutex_lock(&ctx->lock);
+	ctx->may_yield = true;
 }
 
 int cgx_group_refind(struct cgx_ctx *ctx, uint64_t id, unsigned int hier, struct v2_dir **dir)

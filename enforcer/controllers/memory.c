@@ -131,6 +131,9 @@ static unsigned long long usage_bytes(const struct v1_file_ctx *fc, bool memsw)
 /*
  * Asks each of @dirs to give back @bytes, stopping at the first error but
  * EAGAIN (less than asked for went) and, with @past_einval, EINVAL.
+ * -ENOENT: the kernel has no memory.reclaim (before 5.19). A directory
+ * removed since it was opened (the lock was given up) is passed over: the
+ * caller counts the usage again under the lock.
  */
 static int reclaim_in(const struct group_dirs *dirs, unsigned long long bytes, bool past_einval)
 {
@@ -138,10 +141,12 @@ static int reclaim_in(const struct group_dirs *dirs, unsigned long long bytes, b
 	int r = 0;
 
 	snprintf(text, sizeof(text), "%llu", bytes);
-	for (size_t i = 0; i < dirs->nr && (r == 0 || (past_einval && r == -EINVAL)); i++)
-		if ((r = write_file_at(dirs->fd[i], "memory.reclaim", text, strlen(text))) ==
-		    -EAGAIN)
+	for (size_t i = 0; i < dirs->nr && (r == 0 || (past_einval && r == -EINVAL)); i++) {
+		r = write_file_at(dirs->fd[i], "memory.reclaim", text, strlen(text));
+		if (r == -EAGAIN || (r == -ENOENT && faccessat(dirs->fd[i], "memory.current", F_OK,
+							       AT_SYMLINK_NOFOLLOW) < 0))
 			r = 0;
+	}
 	return r;
 }
 
@@ -180,6 +185,7 @@ static int reclaim_unlocked(struct v1_file_ctx *fc,
  * memory.reclaim. The usage may still grow between this check and the
  * memory.max write; v2 then reclaims, or kills, as for any charge.
  */
+/* 0 once the usage of @dirs is at most @bytes, 1 when the kernel cannot reclaim on demand. */
 static int reclaim_below_step(const struct group_dirs *dirs, unsigned long long bytes)
 {
 	unsigned long long usage;
@@ -191,7 +197,7 @@ static int reclaim_below_step(const struct group_dirs *dirs, unsigned long long 
 			return 0;
 		r = reclaim_in(dirs, usage - bytes, false);
 		if (r == -ENOENT)
-			return 0; /* before 5.19: no way to reclaim first */
+			return 1; /* before 5.19: no way to reclaim first */
 		if (r < 0)
 			return r;
 	}
@@ -200,9 +206,22 @@ static int reclaim_below_step(const struct group_dirs *dirs, unsigned long long 
 
 static int reclaim_below(struct v1_file_ctx *fc, unsigned long long bytes)
 {
+	int r;
+
 	if (!cgx_has_controller(fc->ctx, "memory"))
 		return 0; /* knob_set() says why not */
-	return reclaim_unlocked(fc, reclaim_below_step, bytes);
+	/*
+	 * The directories reclaimed were those of the group when the lock was
+	 * given up; a leaf moved or removed meanwhile took its pages elsewhere.
+	 * So the usage that decides is counted again, with the lock held.
+	 */
+	for (int rounds = 0; rounds < 3; rounds++) {
+		if ((r = reclaim_unlocked(fc, reclaim_below_step, bytes)) != 0)
+			return r < 0 ? r : 0;
+		if (usage_bytes(fc, false) <= bytes)
+			return 0;
+	}
+	return -EBUSY;
 }
 
 static int limit_write(const struct v1_file_ctx *request, char *buf, size_t len)
