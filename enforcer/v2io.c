@@ -25,30 +25,119 @@ int v2_open_dir(int base_fd, const char *relpath)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int v2_xattr_get(int fd, const char *name, struct strbuf *value)
+/*
+ * getxattrat(2) and listxattrat(2) (Linux 6.13) read a directory's records
+ * by name from its parent's fd: a start that loads every directory spares
+ * the open and close of each one (docs/design.md §7, what a request costs).
+ * Older kernels say ENOSYS once; the f*xattr calls on an opened fd follow.
+ */
+#ifndef SYS_getxattrat
+#define SYS_getxattrat 464
+#endif
+#ifndef SYS_listxattrat
+#define SYS_listxattrat 465
+#endif
+
+struct xattr_args_at {
+	uint64_t value;
+	uint32_t size;
+	uint32_t flags;
+};
+
+static int at_calls_missing;
+
+bool v2_xattr_at_supported(void)
 {
-	ssize_t n = fgetxattr(fd, name, NULL, 0);
+	return !__atomic_load_n(&at_calls_missing, __ATOMIC_RELAXED);
+}
+
+/* The value of @name of @fd or, with a @child name, of @fd's child directory. */
+static ssize_t xattr_get_raw(int fd, const char *child, const char *name, void *buf, size_t size)
+{
+	struct xattr_args_at args = {.value = (uintptr_t)buf, .size = size};
+	long n;
+
+	if (!*child)
+		return fgetxattr(fd, name, buf, size);
+	if (v2_xattr_at_supported()) {
+		n = syscall(SYS_getxattrat, fd, child, AT_SYMLINK_NOFOLLOW, name, &args,
+			    sizeof(args));
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		__atomic_store_n(&at_calls_missing, 1, __ATOMIC_RELAXED);
+	}
+	_cleanup_close_ int child_fd = v2_open_dir(fd, child);
+	if (child_fd < 0) {
+		errno = -child_fd;
+		return -1;
+	}
+	return fgetxattr(child_fd, name, buf, size);
+}
+
+static ssize_t xattr_list_raw(int fd, const char *child, char *buf, size_t size)
+{
+	long n;
+
+	if (!*child)
+		return flistxattr(fd, buf, size);
+	if (v2_xattr_at_supported()) {
+		n = syscall(SYS_listxattrat, fd, child, AT_SYMLINK_NOFOLLOW, buf, size);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		__atomic_store_n(&at_calls_missing, 1, __ATOMIC_RELAXED);
+	}
+	_cleanup_close_ int child_fd = v2_open_dir(fd, child);
+	if (child_fd < 0) {
+		errno = -child_fd;
+		return -1;
+	}
+	return flistxattr(child_fd, buf, size);
+}
+
+/* Records are short: one call into a buffer of this size, and a second only for a longer one. */
+#define XATTR_FIRST_TRY 256
+
+int v2_xattr_get_at(int fd, const char *child, const char *name, struct strbuf *value)
+{
+	ssize_t n;
 	int r;
 
-	if (n < 0)
-		return -errno;
 	value->len = 0;
 	if ((r = strbuf_add(value, "", 0)) < 0)
 		return r;
-	if ((size_t)n + 1 > value->cap) {
-		char *grown = realloc(value->buf, n + 1);
+	for (;;) {
+		if (value->cap < XATTR_FIRST_TRY) {
+			char *grown = realloc(value->buf, XATTR_FIRST_TRY);
+
+			if (!grown)
+				return -ENOMEM;
+			value->buf = grown;
+			value->cap = XATTR_FIRST_TRY;
+		}
+		/* One byte kept for the NUL: a value that fills the buffer may be cut. */
+		n = xattr_get_raw(fd, child, name, value->buf, value->cap - 1);
+		if (n >= 0)
+			break;
+		if (errno != ERANGE)
+			return -errno;
+		if ((n = xattr_get_raw(fd, child, name, NULL, 0)) < 0)
+			return -errno;
+		/* Grown between the two calls: asked again at the new size. */
+		char *grown = realloc(value->buf, n + 1 + XATTR_FIRST_TRY);
 
 		if (!grown)
 			return -ENOMEM;
 		value->buf = grown;
-		value->cap = n + 1;
+		value->cap = n + 1 + XATTR_FIRST_TRY;
 	}
-	n = fgetxattr(fd, name, value->buf, n);
-	if (n < 0)
-		return -errno;
 	value->len = n;
 	value->buf[n] = '\0';
 	return 0;
+}
+
+int v2_xattr_get(int fd, const char *name, struct strbuf *value)
+{
+	return v2_xattr_get_at(fd, "", name, value);
 }
 
 int v2_xattr_set(int fd, const char *name, const char *value, size_t len)
@@ -63,26 +152,39 @@ int v2_xattr_remove(int fd, const char *name)
 	return 0;
 }
 
-int v2_xattr_list(int fd, struct strbuf *names)
+int v2_xattr_list_at(int fd, const char *child, struct strbuf *names)
 {
-	ssize_t n = flistxattr(fd, NULL, 0);
+	char first[1024];
 	_cleanup_free_ char *all = NULL;
+	char *list = first;
+	ssize_t n;
 	int r;
 
 	names->len = 0;
 	if ((r = strbuf_add(names, "", 0)) < 0)
 		return r;
-	if (n <= 0)
-		return n < 0 ? -errno : 0;
-	if (!(all = malloc(n)))
-		return -ENOMEM;
-	if ((n = flistxattr(fd, all, n)) < 0)
-		return -errno;
-	for (char *name = all; name < all + n; name += strlen(name) + 1)
+	n = xattr_list_raw(fd, child, first, sizeof(first));
+	while (n < 0) {
+		if (errno != ERANGE)
+			return -errno;
+		if ((n = xattr_list_raw(fd, child, NULL, 0)) < 0)
+			return -errno;
+		free(all);
+		/* Room for records added between the two calls. */
+		if (!(list = all = malloc(n + sizeof(first))))
+			return -ENOMEM;
+		n = xattr_list_raw(fd, child, all, n + sizeof(first));
+	}
+	for (char *name = list; name < list + n; name += strlen(name) + 1)
 		if (!strncmp(name, CGX_XATTR_PREFIX, strlen(CGX_XATTR_PREFIX)) &&
 		    (r = strbuf_add(names, name, strlen(name) + 1)) < 0)
 			return r;
 	return 0;
+}
+
+int v2_xattr_list(int fd, struct strbuf *names)
+{
+	return v2_xattr_list_at(fd, "", names);
 }
 
 int v2_read_pids(int dirfd, const char *file, struct pid_list *pids)

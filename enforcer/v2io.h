@@ -18,6 +18,14 @@ int v2_xattr_set(int fd, const char *name, const char *value, size_t len);
 int v2_xattr_remove(int fd, const char *name);
 /* The names of every trusted.cgx.* xattr of @fd, NUL-separated, in @names. */
 int v2_xattr_list(int fd, struct strbuf *names);
+/*
+ * The same of @fd's child directory @child ("" for @fd itself), read
+ * without opening it where the kernel can (getxattrat, listxattrat).
+ */
+int v2_xattr_get_at(int fd, const char *child, const char *name, struct strbuf *value);
+int v2_xattr_list_at(int fd, const char *child, struct strbuf *names);
+/* False once the kernel said it has no getxattrat: a caller then opens the directory. */
+bool v2_xattr_at_supported(void);
 
 /* Sorted pids of "cgroup.procs" or "cgroup.threads" of @dirfd, appended to @pids. */
 int v2_read_pids(int dirfd, const char *file, struct pid_list *pids);
