@@ -533,31 +533,93 @@ static int check_carried(struct cgx_ctx *ctx, struct v2_dir *dir, const char *pr
 	return note_unfinished_removal(ctx, dir, h, pending);
 }
 
-static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
-		       struct load_pending *pending)
-{
-	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
-	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
-	int r;
+/*
+ * A directory being loaded, reached by its name from its parent's fd: its
+ * records are read without opening it where the kernel can, and it is
+ * opened only to list its children or for what needs an fd.
+ */
+struct load_dir {
+	int parent_fd;
+	const char *name; /* "": parent_fd is the directory itself */
+	int fd;		  /* -1 until opened */
+	bool may_have_children;
+};
 
-	if ((r = v2_xattr_list(fd, &names)) < 0)
-		return r;
+static int load_dir_fd(struct load_dir *at)
+{
+	/* The base too gets a file of its own: its listing's offset is not base_fd's. */
+	if (at->fd < 0)
+		at->fd = v2_open_dir(at->parent_fd, at->name);
+	return at->fd;
+}
+
+static void load_dir_close(struct load_dir *at)
+{
+	if (at->fd >= 0)
+		close(at->fd);
+	at->fd = -1;
+}
+
+/* The records whose value the load reads: a carried or an xv/ record only counts by its name. */
+static bool load_wants_value(const struct v2_dir *dir, const char *name)
+{
+	static const char *const prefixes[] = {XATTR_GROUP, XATTR_VALUE, XATTR_ATTR};
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	if (!strcmp(name, XATTR_TUPLE))
+		return true;
+	if (!strcmp(name, XATTR_NAME))
+		return tree_is_hashed_name(dir->name);
+	return xattr_record_wants_value(name);
+}
+
+/* The names of the directory's records: the first read of it, -ENOENT once it is gone. */
+static int load_record_names(struct load_dir *at, struct strbuf *names)
+{
+	return v2_xattr_list_at(at->fd >= 0 ? at->fd : at->parent_fd, at->fd >= 0 ? "" : at->name,
+				names);
+}
+
+static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir *at,
+		       const struct strbuf *names, struct load_pending *pending)
+{
+	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
+	bool users_records = false;
+	int r, fd = -1;
+
+	for (const char *name = names->buf; name < names->buf + names->len;
+	     name += strlen(name) + 1)
+		users_records |= xattr_is_record(name);
+	/* Users' records are checked and pruned on an fd (xattr.c). */
+	if (users_records && (fd = load_dir_fd(at)) < 0)
+		return fd;
 	/*
 	 * Group markers first: values and attributes belong to a group. Last,
 	 * once every extended attribute's name is known, the values no name claims.
 	 */
 	for (int pass = 0; pass < 3; pass++) {
-		for (const char *name = names.buf; name < names.buf + names.len;
+		for (const char *name = names->buf; name < names->buf + names->len;
 		     name += strlen(name) + 1) {
 			bool marker = !strncmp(name, XATTR_GROUP, strlen(XATTR_GROUP));
 
 			if (pass == 2) {
-				xattr_prune_orphans(ctx, dir, fd, name);
+				if (users_records)
+					xattr_prune_orphans(ctx, dir, fd, name);
 				continue;
 			}
-			if (marker != (pass == 0))
+			if (marker != (pass == 0) || !load_wants_value(dir, name)) {
+				/* A carried record needs no value: its name says whose it is. */
+				if (pass == 1 &&
+				    !strncmp(name, XATTR_CARRIED, strlen(XATTR_CARRIED)) &&
+				    (r = check_carried(ctx, dir, name + strlen(XATTR_CARRIED),
+						       pending)) < 0)
+					return r;
 				continue;
-			if ((r = v2_xattr_get(fd, name, &value)) < 0)
+			}
+			if ((r = v2_xattr_get_at(at->fd >= 0 ? at->fd : at->parent_fd,
+						 at->fd >= 0 ? "" : at->name, name, &value)) < 0)
 				return r;
 			if (marker)
 				r = load_group_marker(ctx, dir, name + strlen(XATTR_GROUP),
@@ -568,10 +630,8 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
 				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
 						     true, pending);
-			else if (!strncmp(name, XATTR_CARRIED, strlen(XATTR_CARRIED)))
-				r = check_carried(ctx, dir, name + strlen(XATTR_CARRIED), pending);
 			/* A hashed v2 name says nothing of the v1 name: its record does. */
-			else if (!strcmp(name, XATTR_NAME) && tree_is_hashed_name(dir->name))
+			else if (!strcmp(name, XATTR_NAME))
 				r = tree_set_v1_name(&ctx->tree, dir, value.buf);
 			else if (xattr_is_record(name))
 				r = xattr_load_record(ctx, dir, fd, name, value.buf);
@@ -593,42 +653,86 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
 	return 0;
 }
 
-static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, int fd,
-			struct load_pending *pending)
+/* The names of @fd's subdirectories, NUL-separated: read whole before any is loaded. */
+static int read_subdirs(int fd, struct strbuf *names)
 {
-	DIR *listing;
-	struct dirent *entry;
-	int r, dup_fd;
+	_cleanup_free_ char *buf = malloc(32768);
+	ssize_t n;
+	int r;
 
-	if ((r = load_xattrs(ctx, dir, fd, pending)) < 0)
-		return r;
-	if ((dup_fd = dup(fd)) < 0)
-		return -errno;
-	if (!(listing = fdopendir(dup_fd))) {
-		close(dup_fd);
-		return -errno;
-	}
-	r = 0;
-	while (r == 0 && (entry = readdir(listing))) {
-		_cleanup_close_ int child_fd = -1;
-		struct v2_dir *child;
+	if (!buf)
+		return -ENOMEM;
+	while ((n = getdents64(fd, buf, 32768)) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			struct dirent64 *entry = (struct dirent64 *)(buf + off);
 
-		if (entry->d_type != DT_DIR || !strcmp(entry->d_name, ".") ||
-		    !strcmp(entry->d_name, ".."))
-			continue;
-		if ((child_fd = v2_open_dir(fd, entry->d_name)) < 0) {
-			r = child_fd == -ENOENT ? 0 : child_fd;
-			continue;
+			off += entry->d_reclen;
+			if (entry->d_type != DT_DIR || !strcmp(entry->d_name, ".") ||
+			    !strcmp(entry->d_name, ".."))
+				continue;
+			if ((r = strbuf_add(names, entry->d_name, strlen(entry->d_name) + 1)) < 0)
+				return r;
 		}
-		if ((r = tree_add_dir(&ctx->tree, dir, entry->d_name, &child)) < 0)
-			break;
-		struct stat st;
-		if (fstat(child_fd, &st) == 0)
-			child->created = st.st_ctime;
-		r = load_subtree(ctx, child, child_fd, pending);
 	}
-	closedir(listing);
-	return r;
+	return n < 0 ? -errno : 0;
+}
+
+/* @dir, whose record names @names were read, and the directories below it. */
+static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir *at,
+			const struct strbuf *names, struct load_pending *pending)
+{
+	_cleanup_strbuf_ struct strbuf children = STRBUF_INIT;
+	_cleanup_strbuf_ struct strbuf child_names = STRBUF_INIT;
+	int r, fd;
+
+	if ((r = load_xattrs(ctx, dir, at, names, pending)) < 0 || !at->may_have_children)
+		return r;
+	if ((fd = load_dir_fd(at)) < 0)
+		return fd;
+	if ((r = read_subdirs(fd, &children)) < 0)
+		return r;
+	for (const char *name = children.buf; name < children.buf + children.len;
+	     name += strlen(name) + 1) {
+		struct load_dir child_at = {fd, name, -1, true};
+		struct v2_dir *child;
+		struct statx stx;
+
+		/* Removed meanwhile: as if never listed. */
+		if (statx(fd, name, AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_NLINK | STATX_CTIME,
+			  &stx) < 0) {
+			if (errno == ENOENT)
+				continue;
+			return -errno;
+		}
+		if (!S_ISDIR(stx.stx_mode))
+			continue;
+		/*
+		 * cgroup2's (kernfs's) and most file systems' link count of a
+		 * directory is 2 and one for each subdirectory: one of 2 has
+		 * none and is not listed. Where the count means nothing (1), it is.
+		 */
+		child_at.may_have_children = !(stx.stx_mask & STATX_NLINK) || stx.stx_nlink != 2;
+		/* A kernel without getxattrat: one open for all of the directory's records. */
+		if (!v2_xattr_at_supported() && (child_at.fd = v2_open_dir(fd, name)) < 0) {
+			if (child_at.fd == -ENOENT)
+				continue;
+			return child_at.fd;
+		}
+		/* Read before the directory enters the mirror: one gone by now is skipped whole. */
+		if ((r = load_record_names(&child_at, &child_names)) < 0 ||
+		    (r = tree_add_dir(&ctx->tree, dir, name, &child)) < 0) {
+			load_dir_close(&child_at);
+			if (r == -ENOENT)
+				continue;
+			return r;
+		}
+		child->created = stx.stx_ctime.tv_sec;
+		r = load_subtree(ctx, child, &child_at, &child_names, pending);
+		load_dir_close(&child_at);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 static bool dir_is_group(const struct v2_dir *dir)
@@ -725,8 +829,13 @@ int state_load(struct cgx_ctx *ctx)
 	struct pending_tuple *pending;
 	int r;
 
+	struct load_dir base_at = {ctx->base_fd, "", -1, true};
+	_cleanup_strbuf_ struct strbuf base_names = STRBUF_INIT;
+
 	load_next_id(ctx);
-	r = load_subtree(ctx, ctx->tree.base, ctx->base_fd, &loading);
+	if ((r = load_record_names(&base_at, &base_names)) == 0)
+		r = load_subtree(ctx, ctx->tree.base, &base_at, &base_names, &loading);
+	load_dir_close(&base_at);
 	pending = loading.tuples;
 	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
 		if (ctx->tree.base->group[h])

@@ -69,6 +69,8 @@ const char *stored_values_get(const struct v1_values *values, const char *file);
 
 /* xattr.c: the records of extended attributes, as state.c loads, copies and drops them. */
 bool xattr_is_record(const char *name);
+/* Whether the load reads the value of record @name (a name record's), or its name only. */
+bool xattr_record_wants_value(const char *name);
 /* A name record @name (value @value) found on @dir at start-up; other records are skipped. */
 int xattr_load_record(struct cgx_ctx *ctx, struct v2_dir *dir, int fd, const char *name,
 		      const char *value);

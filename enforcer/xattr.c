@@ -331,6 +331,12 @@ static int split_record(struct cgx_ctx *ctx, const char *rest, unsigned int *hie
 	return *file == -ENOENT ? -ENOENT : 0;
 }
 
+bool xattr_record_wants_value(const char *name)
+{
+	/* A value record counts only by its name: xattr_load_record() reads its size. */
+	return !strncmp(name, XATTR_REC_NAME, strlen(XATTR_REC_NAME));
+}
+
 int xattr_load_record(struct cgx_ctx *ctx, struct v2_dir *dir, int fd, const char *name,
 		      const char *value)
 {
