@@ -543,6 +543,7 @@ struct load_dir {
 	const char *name; /* "": parent_fd is the directory itself */
 	int fd;		  /* -1 until opened */
 	bool may_have_children;
+	uint64_t mnt_id; /* the base's mount: the load never leaves it */
 };
 
 static int load_dir_fd(struct load_dir *at)
@@ -693,19 +694,22 @@ static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir
 		return r;
 	for (const char *name = children.buf; name < children.buf + children.len;
 	     name += strlen(name) + 1) {
-		struct load_dir child_at = {fd, name, -1, true};
+		struct load_dir child_at = {fd, name, -1, true, at->mnt_id};
 		struct v2_dir *child;
 		struct statx stx;
 
 		/* Removed meanwhile: as if never listed. */
-		if (statx(fd, name, AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_NLINK | STATX_CTIME,
-			  &stx) < 0) {
+		if (statx(fd, name, AT_SYMLINK_NOFOLLOW,
+			  STATX_TYPE | STATX_NLINK | STATX_CTIME | STATX_MNT_ID, &stx) < 0) {
 			if (errno == ENOENT)
 				continue;
 			return -errno;
 		}
 		if (!S_ISDIR(stx.stx_mode))
 			continue;
+		/* As v2_open_dir()'s RESOLVE_NO_XDEV: nothing mounted over a directory is read. */
+		if ((stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id != at->mnt_id)
+			return -EXDEV;
 		/*
 		 * cgroup2's (kernfs's) and most file systems' link count of a
 		 * directory is 2 and one for each subdirectory: one of 2 has
@@ -826,14 +830,17 @@ static int finish_removals(struct cgx_ctx *ctx, struct unfinished_removal *remov
 int state_load(struct cgx_ctx *ctx)
 {
 	struct load_pending loading = {0};
+	struct load_dir base_at = {ctx->base_fd, "", -1, true, 0};
+	_cleanup_strbuf_ struct strbuf base_names = STRBUF_INIT;
 	struct pending_tuple *pending;
+	struct statx stx;
 	int r;
 
-	struct load_dir base_at = {ctx->base_fd, "", -1, true};
-	_cleanup_strbuf_ struct strbuf base_names = STRBUF_INIT;
-
 	load_next_id(ctx);
-	if ((r = load_record_names(&base_at, &base_names)) == 0)
+	r = statx(ctx->base_fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ? -errno : 0;
+	if (r == 0 && (stx.stx_mask & STATX_MNT_ID))
+		base_at.mnt_id = stx.stx_mnt_id;
+	if (r == 0 && (r = load_record_names(&base_at, &base_names)) == 0)
 		r = load_subtree(ctx, ctx->tree.base, &base_at, &base_names, &loading);
 	load_dir_close(&base_at);
 	pending = loading.tuples;
