@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * FUSE glue: decodes a request into a v1 operation on a group and replies.
- * Every path ends in exactly one fuse_reply_*; the model lock is held from
- * decoding to replying, so no request sees another half done.
+ * Every path ends in exactly one fuse_reply_*.
+ *
+ * A request is decided under the model lock, so no request sees another
+ * half done, and answered once the lock is released: the answer's write to
+ * /dev/fuse wakes the caller, whose next request (an `echo PID > tasks` is
+ * OPEN, GETXATTR, WRITE and RELEASE in a row) found the lock still held and
+ * slept on it. So each op_X takes the lock around one call, X_locked(),
+ * which leaves the answer in the op's locals, never pointing into the model.
  */
 #include "ops.h"
 
@@ -20,21 +26,14 @@
 /* Attributes and names change only through this daemon, which tells the kernel: cache them. */
 #define CACHE_SECONDS 1.0
 
-struct ctx_guard {
-	struct cgx_ctx *ctx;
-};
-
-static void ctx_guard_release(struct ctx_guard *guard)
-{
-	cgx_unlock(guard->ctx);
-}
-
-/* Holds the model lock until the end of the scope. */
-#define LOCKED_CTX(req)                                                                            \
-	__attribute__((unused)) struct cgxfs *fs = fuse_req_userdata(req);                         \
-	struct cgx_ctx *ctx = fs->ctx;                                                             \
-	__attribute__((cleanup(ctx_guard_release), unused)) struct ctx_guard guard__ = {ctx};      \
-	cgx_lock(ctx)
+/* @call's value, @call evaluated under the model lock of @fs. */
+#define LOCKED(fs, call)                                                                           \
+	({                                                                                         \
+		cgx_lock((fs)->ctx);                                                               \
+		__typeof__(call) locked_value__ = (call);                                          \
+		cgx_unlock((fs)->ctx);                                                             \
+		locked_value__;                                                                    \
+	})
 
 static struct cgx_caller req_caller(fuse_req_t req)
 {
@@ -128,19 +127,30 @@ static int node_stat(struct cgx_ctx *ctx, const struct node *node, struct stat *
 	return 0;
 }
 
-static void reply_entry(fuse_req_t req, struct cgx_ctx *ctx, const struct node *node)
+static int entry_fill(struct cgx_ctx *ctx, const struct node *node, struct fuse_entry_param *entry)
 {
-	struct fuse_entry_param entry = {
+	*entry = (struct fuse_entry_param){
 		.ino = node_ino(node),
 		.attr_timeout = CACHE_SECONDS,
 		.entry_timeout = CACHE_SECONDS,
 	};
-	int r = node_stat(ctx, node, &entry.attr);
+	return node_stat(ctx, node, &entry->attr);
+}
 
+static void reply_entry(fuse_req_t req, int r, const struct fuse_entry_param *entry)
+{
 	if (r < 0)
 		fuse_reply_err(req, -r);
 	else
-		fuse_reply_entry(req, &entry);
+		fuse_reply_entry(req, entry);
+}
+
+static void reply_attr(fuse_req_t req, int r, const struct stat *st)
+{
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_attr(req, st, CACHE_SECONDS);
 }
 
 static int lookup_in_root(struct cgx_ctx *ctx, const char *name, struct node *node)
@@ -187,9 +197,9 @@ static int lookup_in_group(struct cgx_ctx *ctx, const struct node *parent, const
 	return cgx_group_lookup(ctx, parent->dir, parent->hier, name, &node->dir);
 }
 
-static void op_lookup(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
+static int lookup_locked(struct cgx_ctx *ctx, fuse_ino_t parent_ino, const char *name,
+			 struct fuse_entry_param *entry)
 {
-	LOCKED_CTX(req);
 	struct node parent, node;
 	int r = node_decode(ctx, parent_ino, &parent);
 
@@ -199,10 +209,16 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
 		r = lookup_in_group(ctx, &parent, name, &node);
 	else if (r == 0)
 		r = -ENOTDIR;
-	if (r < 0)
-		fuse_reply_err(req, -r);
-	else
-		reply_entry(req, ctx, &node);
+	return r < 0 ? r : entry_fill(ctx, &node, entry);
+}
+
+static void op_lookup(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
+{
+	struct cgxfs *fs = fuse_req_userdata(req);
+	struct fuse_entry_param entry;
+	int r = LOCKED(fs, lookup_locked(fs->ctx, parent_ino, name, &entry));
+
+	reply_entry(req, r, &entry);
 }
 
 /*
@@ -228,67 +244,83 @@ static bool removed_node_stat(struct cgx_ctx *ctx, fuse_ino_t ino, struct stat *
 	return true;
 }
 
+static int getattr_locked(struct cgx_ctx *ctx, fuse_ino_t ino, struct stat *st)
+{
+	struct node node;
+	int r = node_decode(ctx, ino, &node);
+
+	if (r == -ENOENT && removed_node_stat(ctx, ino, st))
+		return 0;
+	return r < 0 ? r : node_stat(ctx, &node, st);
+}
+
 static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	LOCKED_CTX(req);
-	struct node node;
+	struct cgxfs *fs = fuse_req_userdata(req);
 	struct stat st;
-	int r;
+	int r = LOCKED(fs, getattr_locked(fs->ctx, ino, &st));
 
 	(void)fi;
-	if ((r = node_decode(ctx, ino, &node)) == -ENOENT && removed_node_stat(ctx, ino, &st))
-		fuse_reply_attr(req, &st, CACHE_SECONDS);
-	else if (r < 0 || (r = node_stat(ctx, &node, &st)) < 0)
-		fuse_reply_err(req, -r);
-	else
-		fuse_reply_attr(req, &st, CACHE_SECONDS);
+	reply_attr(req, r, &st);
+}
+
+static int setattr_locked(struct cgx_ctx *ctx, fuse_ino_t ino, const struct stat *attr, int to_set,
+			  struct stat *st)
+{
+	struct cgx_attr wanted = {attr->st_uid, attr->st_gid, attr->st_mode};
+	unsigned int which = 0;
+	struct node node;
+	int r;
+
+	if ((r = node_decode(ctx, ino, &node)) < 0)
+		return r;
+	if (node.kind != NODE_GROUP && node.kind != NODE_FILE)
+		return -EPERM;
+	which |= (to_set & FUSE_SET_ATTR_UID) ? CGX_SET_UID : 0;
+	which |= (to_set & FUSE_SET_ATTR_GID) ? CGX_SET_GID : 0;
+	which |= (to_set & FUSE_SET_ATTR_MODE) ? CGX_SET_MODE : 0;
+	/* A truncate (echo > file) and times carry nothing for a cgroup file. */
+	if (which && (r = cgx_group_setattr(ctx, node.dir, node.hier,
+					    node.kind == NODE_FILE ? (int)node.file : -1, &wanted,
+					    which)) < 0)
+		return r;
+	return node_stat(ctx, &node, st);
 }
 
 static void op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
 		       struct fuse_file_info *fi)
 {
-	LOCKED_CTX(req);
-	struct cgx_attr wanted = {attr->st_uid, attr->st_gid, attr->st_mode};
-	unsigned int which = 0;
-	struct node node;
+	struct cgxfs *fs = fuse_req_userdata(req);
 	struct stat st;
-	int r;
+	int r = LOCKED(fs, setattr_locked(fs->ctx, ino, attr, to_set, &st));
 
 	(void)fi;
-	if ((r = node_decode(ctx, ino, &node)) < 0)
-		goto out;
-	if (node.kind != NODE_GROUP && node.kind != NODE_FILE) {
-		r = -EPERM;
-		goto out;
-	}
-	which |= (to_set & FUSE_SET_ATTR_UID) ? CGX_SET_UID : 0;
-	which |= (to_set & FUSE_SET_ATTR_GID) ? CGX_SET_GID : 0;
-	which |= (to_set & FUSE_SET_ATTR_MODE) ? CGX_SET_MODE : 0;
-	/* A truncate (echo > file) and times carry nothing for a cgroup file. */
-	if (which)
-		r = cgx_group_setattr(ctx, node.dir, node.hier,
-				      node.kind == NODE_FILE ? (int)node.file : -1, &wanted, which);
-out:
-	if (r == 0)
-		r = node_stat(ctx, &node, &st);
-	if (r < 0)
-		fuse_reply_err(req, -r);
-	else
-		fuse_reply_attr(req, &st, CACHE_SECONDS);
+	reply_attr(req, r, &st);
 }
 
-static void op_readlink(fuse_req_t req, fuse_ino_t ino)
+/* The target of a hierarchy's alias, copied into @target (NAME_MAX + 1 bytes). */
+static int readlink_locked(struct cgx_ctx *ctx, fuse_ino_t ino, char *target)
 {
-	LOCKED_CTX(req);
 	struct node node;
 	int r = node_decode(ctx, ino, &node);
 
 	if (r == 0 && node.kind != NODE_ALIAS)
 		r = -EINVAL;
+	if (r == 0)
+		snprintf(target, NAME_MAX + 1, "%s", ctx->hiers.hier[node.hier].dir_name);
+	return r;
+}
+
+static void op_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct cgxfs *fs = fuse_req_userdata(req);
+	char target[NAME_MAX + 1];
+	int r = LOCKED(fs, readlink_locked(fs->ctx, ino, target));
+
 	if (r < 0)
 		fuse_reply_err(req, -r);
 	else
-		fuse_reply_readlink(req, ctx->hiers.hier[node.hier].dir_name);
+		fuse_reply_readlink(req, target);
 }
 
 /* Adds one entry; returns false when the reply buffer is full. */
@@ -368,12 +400,41 @@ static int readdir_group(fuse_req_t req, struct cgx_ctx *ctx, const struct node 
 	return 0;
 }
 
+/* The entries of @ino from @off that fit in @buf (@size bytes); their length in @used. */
+static int readdir_locked(fuse_req_t req, struct cgx_ctx *ctx, fuse_ino_t ino, char *buf,
+			  size_t size, off_t off, size_t *used)
+{
+	struct node node;
+	int r;
+
+	if ((r = node_decode(ctx, ino, &node)) < 0)
+		return r;
+	if (node.kind != NODE_ROOT && node.kind != NODE_GROUP)
+		return -ENOTDIR;
+	if (off < 1) {
+		struct stat st = {.st_ino = ino, .st_mode = S_IFDIR};
+
+		if (!dir_add(req, buf, size, used, ".", &st, 1))
+			return 0;
+	}
+	if (off < 2) {
+		struct stat st = {.st_ino = FUSE_ROOT_ID, .st_mode = S_IFDIR};
+
+		if (!dir_add(req, buf, size, used, "..", &st, 2))
+			return 0;
+	}
+	if (node.kind == NODE_ROOT) {
+		readdir_root(req, ctx, buf, size, off, used);
+		return 0;
+	}
+	return readdir_group(req, ctx, &node, buf, size, off, used);
+}
+
 static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
-	LOCKED_CTX(req);
+	struct cgxfs *fs = fuse_req_userdata(req);
 	_cleanup_free_ char *buf = malloc(size);
-	struct node node;
 	size_t used = 0;
 	int r;
 
@@ -382,100 +443,82 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	if ((r = node_decode(ctx, ino, &node)) < 0) {
+	if ((r = LOCKED(fs, readdir_locked(req, fs->ctx, ino, buf, size, off, &used))) < 0)
 		fuse_reply_err(req, -r);
-		return;
-	}
-	if (node.kind != NODE_ROOT && node.kind != NODE_GROUP) {
-		fuse_reply_err(req, ENOTDIR);
-		return;
-	}
-	if (off < 1) {
-		struct stat st = {.st_ino = ino, .st_mode = S_IFDIR};
-
-		if (!dir_add(req, buf, size, &used, ".", &st, 1))
-			goto reply;
-	}
-	if (off < 2) {
-		struct stat st = {.st_ino = FUSE_ROOT_ID, .st_mode = S_IFDIR};
-
-		if (!dir_add(req, buf, size, &used, "..", &st, 2))
-			goto reply;
-	}
-	if (node.kind == NODE_ROOT)
-		readdir_root(req, ctx, buf, size, off, &used);
-	else if ((r = readdir_group(req, ctx, &node, buf, size, off, &used)) < 0) {
-		fuse_reply_err(req, -r);
-		return;
-	}
-reply:
-	fuse_reply_buf(req, buf, used);
+	else
+		fuse_reply_buf(req, buf, used);
 }
 
-static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+/* A new open of @ino by @opener, its handle in @fh. */
+static int open_locked(struct cgxfs *fs, fuse_ino_t ino, int flags, struct cgx_caller *opener,
+		       uint64_t *fh)
 {
-	LOCKED_CTX(req);
-	struct cgx_caller opener = req_caller(req);
+	struct cgx_ctx *ctx = fs->ctx;
 	struct proc_fs_creds *creds = NULL;
 	struct open_file *file;
 	struct node node;
 	int r;
 
-	if ((r = node_decode(ctx, ino, &node)) < 0) {
+	if ((r = node_decode(ctx, ino, &node)) < 0)
+		return r;
+	if (node.kind != NODE_FILE && node.kind != NODE_COUNTERS && node.kind != NODE_LIMITS)
+		return -EISDIR;
+	/* Read-only for root too, as kernfs refuses a write open of a file with no write. */
+	if (node.kind != NODE_FILE && (flags & O_ACCMODE) != O_RDONLY)
+		return -EACCES;
+	if (node.kind == NODE_FILE && (flags & O_ACCMODE) != O_RDONLY) {
+		cgx_file_note_opener(ctx, node.hier, node.file, opener);
+		if ((r = cgx_tasks_note_opener(ctx, node.hier, node.file, opener, &creds)) < 0)
+			return r;
+	}
+	if (!(file = open_files_add(&fs->files, ino, opener, creds)))
+		return -ENOMEM;
+	*fh = file->fh;
+	return 0;
+}
+
+static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct cgxfs *fs = fuse_req_userdata(req);
+	struct cgx_caller opener = req_caller(req);
+	int r = LOCKED(fs, open_locked(fs, ino, fi->flags, &opener, &fi->fh));
+
+	if (r < 0) {
 		fuse_reply_err(req, -r);
 		return;
 	}
-	if (node.kind != NODE_FILE && node.kind != NODE_COUNTERS && node.kind != NODE_LIMITS) {
-		fuse_reply_err(req, EISDIR);
-		return;
-	}
-	/* Read-only for root too, as kernfs refuses a write open of a file with no write. */
-	if (node.kind != NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY) {
-		fuse_reply_err(req, EACCES);
-		return;
-	}
-	if (node.kind == NODE_FILE && (fi->flags & O_ACCMODE) != O_RDONLY) {
-		cgx_file_note_opener(ctx, node.hier, node.file, &opener);
-		if ((r = cgx_tasks_note_opener(ctx, node.hier, node.file, &opener, &creds)) < 0) {
-			fuse_reply_err(req, -r);
-			return;
-		}
-	}
-	if (!(file = open_files_add(&fs->files, ino, &opener, creds))) {
-		fuse_reply_err(req, ENOMEM);
-		return;
-	}
-	fi->fh = file->fh;
 	fi->direct_io = 1;
 	if (fuse_reply_open(req, fi) < 0) {
 		/* The opener is gone (interrupted): no release will come. */
+		cgx_lock(fs->ctx);
 		open_files_remove(&fs->files, fi->fh, ino);
+		cgx_unlock(fs->ctx);
 	}
 }
 
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	/*
-	 * Under the lock: a reader interrupted by a signal lets the kernel send
-	 * the release while its read is still being answered from this buffer.
-	 */
-	LOCKED_CTX(req);
+	struct cgxfs *fs = fuse_req_userdata(req);
 
+	cgx_lock(fs->ctx);
 	open_files_remove(&fs->files, fi->fh, ino);
+	cgx_unlock(fs->ctx);
 	fuse_reply_err(req, 0);
 }
 
-static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		    struct fuse_file_info *fi)
+/*
+ * At most @size bytes of @ino's content from @off, copied into @slice: the
+ * open file's buffer is freed by a release, which the kernel may send while
+ * this answer is on its way (a reader interrupted by a signal).
+ */
+static int read_locked(struct cgxfs *fs, fuse_ino_t ino, uint64_t fh, size_t size, off_t off,
+		       const struct cgx_caller *reader, struct strbuf *slice)
 {
-	LOCKED_CTX(req);
-	struct cgx_caller reader = req_caller(req);
-	struct open_file *file = open_files_get(&fs->files, fi->fh, ino, &reader);
+	struct cgx_ctx *ctx = fs->ctx;
+	struct open_file *file = open_files_get(&fs->files, fh, ino, reader);
 
-	if (!file) {
-		fuse_reply_err(req, ENOMEM);
-		return;
-	}
+	if (!file)
+		return -ENOMEM;
 	/* A handle of an earlier daemon has no content yet: generated as at offset 0. */
 	if (off == 0 || (!file->content.len && !file->content_error)) {
 		struct node node;
@@ -494,117 +537,148 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			 */
 			struct cgx_caller as_read = file->opener;
 
-			as_read.tid = reader.tid;
+			as_read.tid = reader->tid;
 			file->content_error = cgx_file_read(ctx, node.dir, node.hier, node.file,
 							    &as_read, &file->content);
 		}
 	}
-	if (file->content_error < 0) {
-		fuse_reply_err(req, file->content_error == -ENOENT ? ENODEV : -file->content_error);
-		return;
-	}
-	if ((size_t)off >= file->content.len) {
-		fuse_reply_buf(req, NULL, 0);
-		return;
-	}
+	if (file->content_error < 0)
+		return file->content_error == -ENOENT ? -ENODEV : file->content_error;
+	if ((size_t)off >= file->content.len)
+		return 0;
 	if (size > file->content.len - off)
 		size = file->content.len - off;
-	fuse_reply_buf(req, file->content.buf + off, size);
+	return strbuf_add(slice, file->content.buf + off, size);
+}
+
+static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	struct cgxfs *fs = fuse_req_userdata(req);
+	struct cgx_caller reader = req_caller(req);
+	_cleanup_strbuf_ struct strbuf slice = STRBUF_INIT;
+	int r = LOCKED(fs, read_locked(fs, ino, fi->fh, size, off, &reader, &slice));
+
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_buf(req, slice.buf, slice.len);
+}
+
+static ssize_t write_locked(struct cgxfs *fs, fuse_ino_t ino, uint64_t fh,
+			    const struct cgx_caller *caller, const char *data, size_t size)
+{
+	struct cgx_ctx *ctx = fs->ctx;
+	struct open_file *file = open_files_get(&fs->files, fh, ino, caller);
+	struct cgx_caller writer;
+	struct node node;
+	int r;
+
+	if (!file)
+		return -ENOMEM;
+	writer = file->opener;
+	/* "0" means the writing task itself; its rights are those of the opener. */
+	writer.tid = caller->tid;
+	if ((r = node_decode(ctx, ino, &node)) < 0)
+		return r == -ENOENT ? -ENODEV : r;
+	return cgx_file_write(ctx, node.dir, node.hier, node.file, &writer, data, size);
 }
 
 static void op_write(fuse_req_t req, fuse_ino_t ino, const char *data, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
-	LOCKED_CTX(req);
-	struct cgx_caller writer = req_caller(req);
-	struct open_file *file = open_files_get(&fs->files, fi->fh, ino, &writer);
-	struct node node;
-	ssize_t written;
-	int r;
+	struct cgxfs *fs = fuse_req_userdata(req);
+	struct cgx_caller caller = req_caller(req);
+	ssize_t written = LOCKED(fs, write_locked(fs, ino, fi->fh, &caller, data, size));
 
 	(void)off;
-	if (!file) {
-		fuse_reply_err(req, ENOMEM);
-		return;
-	}
-	writer = file->opener;
-	/* "0" means the writing task itself; its rights are those of the opener. */
-	writer.tid = fuse_req_ctx(req)->pid;
-	if ((r = node_decode(ctx, ino, &node)) < 0) {
-		fuse_reply_err(req, r == -ENOENT ? ENODEV : -r);
-		return;
-	}
-	written = cgx_file_write(ctx, node.dir, node.hier, node.file, &writer, data, size);
 	if (written < 0)
 		fuse_reply_err(req, (int)-written);
 	else
 		fuse_reply_write(req, (size_t)written);
 }
 
-static void op_mkdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name, mode_t mode)
+static int mkdir_locked(struct cgx_ctx *ctx, fuse_ino_t parent_ino, const char *name, mode_t mode,
+			const struct cgx_caller *caller, struct fuse_entry_param *entry)
 {
-	LOCKED_CTX(req);
-	struct cgx_caller caller = req_caller(req);
 	struct node parent, node;
 	int r;
 
 	if ((r = node_decode(ctx, parent_ino, &parent)) < 0)
-		goto fail;
+		return r;
 	if (parent.kind == NODE_ROOT) {
 		/* A new hierarchy, as `mount -t cgroup -o NAME` made one. */
 		node = (struct node){.kind = NODE_GROUP, .dir = ctx->tree.base};
-		if ((r = cgx_hierarchy_add(ctx, name, &caller, &node.hier)) < 0)
-			goto fail;
-		reply_entry(req, ctx, &node);
-		return;
+		if ((r = cgx_hierarchy_add(ctx, name, caller, &node.hier)) < 0)
+			return r;
+		return entry_fill(ctx, &node, entry);
 	}
-	if (parent.kind != NODE_GROUP) {
-		r = -ENOTDIR;
-		goto fail;
-	}
+	if (parent.kind != NODE_GROUP)
+		return -ENOTDIR;
 	node = (struct node){.kind = NODE_GROUP, .hier = parent.hier};
-	if ((r = cgx_group_mkdir(ctx, parent.dir, parent.hier, name, &caller, mode, &node.dir)) < 0)
-		goto fail;
-	reply_entry(req, ctx, &node);
-	return;
-fail:
-	fuse_reply_err(req, -r);
+	if ((r = cgx_group_mkdir(ctx, parent.dir, parent.hier, name, caller, mode, &node.dir)) < 0)
+		return r;
+	return entry_fill(ctx, &node, entry);
+}
+
+static void op_mkdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name, mode_t mode)
+{
+	struct cgxfs *fs = fuse_req_userdata(req);
+	struct cgx_caller caller = req_caller(req);
+	struct fuse_entry_param entry;
+	int r = LOCKED(fs, mkdir_locked(fs->ctx, parent_ino, name, mode, &caller, &entry));
+
+	reply_entry(req, r, &entry);
+}
+
+static int rmdir_locked(struct cgx_ctx *ctx, fuse_ino_t parent_ino, const char *name,
+			const struct cgx_caller *caller)
+{
+	struct node parent;
+	int r = node_decode(ctx, parent_ino, &parent);
+
+	if (r < 0)
+		return r;
+	if (parent.kind == NODE_ROOT)
+		return cgx_hierarchy_remove(ctx, name, caller);
+	if (parent.kind != NODE_GROUP)
+		return -ENOTDIR;
+	return cgx_group_rmdir(ctx, parent.dir, parent.hier, name);
 }
 
 static void op_rmdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
 {
-	LOCKED_CTX(req);
+	struct cgxfs *fs = fuse_req_userdata(req);
 	struct cgx_caller caller = req_caller(req);
-	struct node parent;
-	int r = node_decode(ctx, parent_ino, &parent);
 
-	if (r == 0 && parent.kind == NODE_ROOT)
-		r = cgx_hierarchy_remove(ctx, name, &caller);
-	else if (r == 0 && parent.kind != NODE_GROUP)
-		r = -ENOTDIR;
-	else if (r == 0)
-		r = cgx_group_rmdir(ctx, parent.dir, parent.hier, name);
-	fuse_reply_err(req, -r);
+	fuse_reply_err(req, -LOCKED(fs, rmdir_locked(fs->ctx, parent_ino, name, &caller)));
 }
 
-static void op_rename(fuse_req_t req, fuse_ino_t parent_ino, const char *name,
-		      fuse_ino_t new_parent_ino, const char *new_name, unsigned int flags)
+static int rename_locked(struct cgx_ctx *ctx, fuse_ino_t parent_ino, const char *name,
+			 fuse_ino_t new_parent_ino, const char *new_name, unsigned int flags)
 {
-	LOCKED_CTX(req);
 	struct node parent, new_parent;
 	int r;
 
 	if ((r = node_decode(ctx, parent_ino, &parent)) < 0 ||
 	    (r = node_decode(ctx, new_parent_ino, &new_parent)) < 0)
-		goto out;
-	if (flags || parent.kind != NODE_GROUP) {
-		r = flags ? -EINVAL : -EPERM;
-		goto out;
-	}
+		return r;
+	if (flags)
+		return -EINVAL;
+	if (parent.kind != NODE_GROUP)
+		return -EPERM;
 	/* kernfs: a group moves only within its parent (cgroup1_rename says EIO). */
-	r = cgx_group_rename(ctx, parent.dir, parent.hier, name,
-			     new_parent_ino == parent_ino ? new_parent.dir : NULL, new_name);
-out:
+	return cgx_group_rename(ctx, parent.dir, parent.hier, name,
+				new_parent_ino == parent_ino ? new_parent.dir : NULL, new_name);
+}
+
+static void op_rename(fuse_req_t req, fuse_ino_t parent_ino, const char *name,
+		      fuse_ino_t new_parent_ino, const char *new_name, unsigned int flags)
+{
+	struct cgxfs *fs = fuse_req_userdata(req);
+	int r = LOCKED(fs,
+		       rename_locked(fs->ctx, parent_ino, name, new_parent_ino, new_name, flags));
+
 	fuse_reply_err(req, -r);
 }
 
@@ -638,54 +712,77 @@ static void reply_xattr(fuse_req_t req, int r, const struct strbuf *data, size_t
 		fuse_reply_buf(req, data->buf, data->len);
 }
 
-static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+static int getxattr_locked(struct cgx_ctx *ctx, fuse_ino_t ino, const char *name,
+			   struct strbuf *value)
 {
-	LOCKED_CTX(req);
-	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
 	struct node node;
 	int file, r = xattr_node(ctx, ino, &node, &file);
 
-	if (r == 0)
-		r = cgx_xattr_get(ctx, node.dir, node.hier, file, name, &value);
-	else if (r == -EOPNOTSUPP)
-		r = -ENODATA;
+	if (r == -EOPNOTSUPP)
+		return -ENODATA;
+	return r < 0 ? r : cgx_xattr_get(ctx, node.dir, node.hier, file, name, value);
+}
+
+static void op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+{
+	struct cgxfs *fs = fuse_req_userdata(req);
+	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
+	int r = LOCKED(fs, getxattr_locked(fs->ctx, ino, name, &value));
+
 	reply_xattr(req, r, &value, size);
+}
+
+static int listxattr_locked(struct cgx_ctx *ctx, fuse_ino_t ino, const struct cgx_caller *caller,
+			    struct strbuf *names)
+{
+	struct node node;
+	int file, r = xattr_node(ctx, ino, &node, &file);
+
+	if (r == -EOPNOTSUPP)
+		return 0;
+	return r < 0 ? r : cgx_xattr_list(ctx, node.dir, node.hier, file, caller, names);
 }
 
 static void op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	LOCKED_CTX(req);
+	struct cgxfs *fs = fuse_req_userdata(req);
 	_cleanup_strbuf_ struct strbuf names = STRBUF_INIT;
 	struct cgx_caller caller = req_caller(req);
+	int r = LOCKED(fs, listxattr_locked(fs->ctx, ino, &caller, &names));
+
+	reply_xattr(req, r, &names, size);
+}
+
+static int setxattr_locked(struct cgx_ctx *ctx, fuse_ino_t ino, const char *name, const char *value,
+			   size_t size, int flags)
+{
 	struct node node;
 	int file, r = xattr_node(ctx, ino, &node, &file);
 
-	if (r == 0)
-		r = cgx_xattr_list(ctx, node.dir, node.hier, file, &caller, &names);
-	reply_xattr(req, r == -EOPNOTSUPP ? 0 : r, &names, size);
+	return r < 0 ? r : cgx_xattr_set(ctx, node.dir, node.hier, file, name, value, size, flags);
 }
 
 static void op_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const char *value,
 			size_t size, int flags)
 {
-	LOCKED_CTX(req);
+	struct cgxfs *fs = fuse_req_userdata(req);
+
+	fuse_reply_err(req, -LOCKED(fs, setxattr_locked(fs->ctx, ino, name, value, size, flags)));
+}
+
+static int removexattr_locked(struct cgx_ctx *ctx, fuse_ino_t ino, const char *name)
+{
 	struct node node;
 	int file, r = xattr_node(ctx, ino, &node, &file);
 
-	if (r == 0)
-		r = cgx_xattr_set(ctx, node.dir, node.hier, file, name, value, size, flags);
-	fuse_reply_err(req, -r);
+	return r < 0 ? r : cgx_xattr_remove(ctx, node.dir, node.hier, file, name);
 }
 
 static void op_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 {
-	LOCKED_CTX(req);
-	struct node node;
-	int file, r = xattr_node(ctx, ino, &node, &file);
+	struct cgxfs *fs = fuse_req_userdata(req);
 
-	if (r == 0)
-		r = cgx_xattr_remove(ctx, node.dir, node.hier, file, name);
-	fuse_reply_err(req, -r);
+	fuse_reply_err(req, -LOCKED(fs, removexattr_locked(fs->ctx, ino, name)));
 }
 
 /* kernfs has no create, mknod, link, symlink or unlink: the VFS answers for it. */
