@@ -51,47 +51,32 @@ bool v2_xattr_at_supported(void)
 	return !__atomic_load_n(&at_calls_missing, __ATOMIC_RELAXED);
 }
 
-/* The value of @name of @fd or, with a @child name, of @fd's child directory. */
-static ssize_t xattr_get_raw(int fd, const char *child, const char *name, void *buf, size_t size)
+/*
+ * getxattr(2) of @name or, @name NULL, listxattr(2), of @fd or, with a
+ * @child name, of @fd's child directory.
+ */
+static ssize_t xattr_raw(int fd, const char *child, const char *name, void *buf, size_t size)
 {
 	struct xattr_args_at args = {.value = (uintptr_t)buf, .size = size};
+	_cleanup_close_ int child_fd = -1;
 	long n;
 
-	if (!*child)
-		return fgetxattr(fd, name, buf, size);
-	if (v2_xattr_at_supported()) {
-		n = syscall(SYS_getxattrat, fd, child, AT_SYMLINK_NOFOLLOW, name, &args,
-			    sizeof(args));
+	if (*child && v2_xattr_at_supported()) {
+		n = name ? syscall(SYS_getxattrat, fd, child, AT_SYMLINK_NOFOLLOW, name, &args,
+				   sizeof(args))
+			 : syscall(SYS_listxattrat, fd, child, AT_SYMLINK_NOFOLLOW, buf, size);
 		if (n >= 0 || errno != ENOSYS)
 			return n;
 		__atomic_store_n(&at_calls_missing, 1, __ATOMIC_RELAXED);
 	}
-	_cleanup_close_ int child_fd = v2_open_dir(fd, child);
-	if (child_fd < 0) {
-		errno = -child_fd;
-		return -1;
+	if (*child) {
+		if ((child_fd = v2_open_dir(fd, child)) < 0) {
+			errno = -child_fd;
+			return -1;
+		}
+		fd = child_fd;
 	}
-	return fgetxattr(child_fd, name, buf, size);
-}
-
-static ssize_t xattr_list_raw(int fd, const char *child, char *buf, size_t size)
-{
-	long n;
-
-	if (!*child)
-		return flistxattr(fd, buf, size);
-	if (v2_xattr_at_supported()) {
-		n = syscall(SYS_listxattrat, fd, child, AT_SYMLINK_NOFOLLOW, buf, size);
-		if (n >= 0 || errno != ENOSYS)
-			return n;
-		__atomic_store_n(&at_calls_missing, 1, __ATOMIC_RELAXED);
-	}
-	_cleanup_close_ int child_fd = v2_open_dir(fd, child);
-	if (child_fd < 0) {
-		errno = -child_fd;
-		return -1;
-	}
-	return flistxattr(child_fd, buf, size);
+	return name ? fgetxattr(fd, name, buf, size) : flistxattr(fd, buf, size);
 }
 
 /* Records are short: one call into a buffer of this size, and a second only for a longer one. */
@@ -115,12 +100,12 @@ int v2_xattr_get_at(int fd, const char *child, const char *name, struct strbuf *
 			value->cap = XATTR_FIRST_TRY;
 		}
 		/* One byte kept for the NUL: a value that fills the buffer may be cut. */
-		n = xattr_get_raw(fd, child, name, value->buf, value->cap - 1);
+		n = xattr_raw(fd, child, name, value->buf, value->cap - 1);
 		if (n >= 0)
 			break;
 		if (errno != ERANGE)
 			return -errno;
-		if ((n = xattr_get_raw(fd, child, name, NULL, 0)) < 0)
+		if ((n = xattr_raw(fd, child, name, NULL, 0)) < 0)
 			return -errno;
 		/* Grown between the two calls: asked again at the new size. */
 		char *grown = realloc(value->buf, n + 1 + XATTR_FIRST_TRY);
@@ -163,17 +148,17 @@ int v2_xattr_list_at(int fd, const char *child, struct strbuf *names)
 	names->len = 0;
 	if ((r = strbuf_add(names, "", 0)) < 0)
 		return r;
-	n = xattr_list_raw(fd, child, first, sizeof(first));
+	n = xattr_raw(fd, child, NULL, first, sizeof(first));
 	while (n < 0) {
 		if (errno != ERANGE)
 			return -errno;
-		if ((n = xattr_list_raw(fd, child, NULL, 0)) < 0)
+		if ((n = xattr_raw(fd, child, NULL, NULL, 0)) < 0)
 			return -errno;
 		free(all);
 		/* Room for records added between the two calls. */
 		if (!(list = all = malloc(n + sizeof(first))))
 			return -ENOMEM;
-		n = xattr_list_raw(fd, child, all, n + sizeof(first));
+		n = xattr_raw(fd, child, NULL, all, n + sizeof(first));
 	}
 	for (char *name = list; name < list + n; name += strlen(name) + 1)
 		if (!strncmp(name, CGX_XATTR_PREFIX, strlen(CGX_XATTR_PREFIX)) &&
