@@ -577,10 +577,19 @@ static bool load_wants_value(const struct v2_dir *dir, const char *name)
 }
 
 /* The names of the directory's records: the first read of it, -ENOENT once it is gone. */
+/* Where @at's records are read: its own fd once opened, else its parent's with its @name. */
+static int load_dir_records_at(const struct load_dir *at, const char **name)
+{
+	*name = at->fd >= 0 ? "" : at->name;
+	return at->fd >= 0 ? at->fd : at->parent_fd;
+}
+
 static int load_record_names(struct load_dir *at, struct strbuf *names)
 {
-	return v2_xattr_list_at(at->fd >= 0 ? at->fd : at->parent_fd, at->fd >= 0 ? "" : at->name,
-				names);
+	const char *name;
+	int fd = load_dir_records_at(at, &name);
+
+	return v2_xattr_list_at(fd, name, names);
 }
 
 static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir *at,
@@ -588,7 +597,8 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir 
 {
 	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
 	bool users_records = false;
-	int r, fd = -1;
+	const char *records_name;
+	int r, records_fd, fd = -1;
 
 	for (const char *name = names->buf; name < names->buf + names->len;
 	     name += strlen(name) + 1)
@@ -596,6 +606,7 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir 
 	/* Users' records are checked and pruned on an fd (xattr.c). */
 	if (users_records && (fd = load_dir_fd(at)) < 0)
 		return fd;
+	records_fd = load_dir_records_at(at, &records_name);
 	/*
 	 * Group markers first: values and attributes belong to a group. Last,
 	 * once every extended attribute's name is known, the values no name claims.
@@ -619,8 +630,7 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir 
 					return r;
 				continue;
 			}
-			if ((r = v2_xattr_get_at(at->fd >= 0 ? at->fd : at->parent_fd,
-						 at->fd >= 0 ? "" : at->name, name, &value)) < 0)
+			if ((r = v2_xattr_get_at(records_fd, records_name, name, &value)) < 0)
 				return r;
 			if (marker)
 				r = load_group_marker(ctx, dir, name + strlen(XATTR_GROUP),
