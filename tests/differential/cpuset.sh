@@ -1,13 +1,21 @@
 # Differential: cpuset lists, flags and the v1 rules scripts depend on:
 # empty cpusets refuse tasks, clone_children, parent/child containment.
 cd /sys/fs/cgroup || exit 1
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }
-w() { echo "write $2 '$1': $(try bash -c "echo '$1' > cpuset/$2") -> $(cat cpuset/$2 | tr '\n' '|')"; }
+# Builtins and forks only, no exec per case: under TCG each exec costs more
+# than the write it checks. put writes as `bash -c "echo V > F"` did; bar
+# prints what `cat F | tr '\n' '|'` did.
+try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
+put() { echo "$2" >"$1"; }
+bar() { local s; IFS= read -r -d '' s <"$1"; echo "${s//$'\n'/|}"; }
+w() { echo "write $2 '$1': $(try put "cpuset/$2" "$1") -> $(bar "cpuset/$2")"; }
 
 mkdir -p cpuset/a
 echo "## files of a child"
-for f in $(ls cpuset/a | grep '^cpuset\.'); do echo "$f $(stat -c %a cpuset/a/$f) $(cat cpuset/a/$f | tr '\n' '|')"; done
-echo "root cpus=$(cat cpuset/cpuset.cpus) mems=$(cat cpuset/cpuset.mems) excl=$(cat cpuset/cpuset.cpu_exclusive)"
+files=$(ls cpuset/a | grep '^cpuset\.')
+mapfile -t modes < <(cd cpuset/a && stat -c %a $files)   # one stat for all
+i=0
+for f in $files; do echo "$f ${modes[i++]} $(bar cpuset/a/$f)"; done
+echo "root cpus=$(<cpuset/cpuset.cpus) mems=$(<cpuset/cpuset.mems) excl=$(<cpuset/cpuset.cpu_exclusive)"
 
 echo "## list parsing"
 for v in 0 1 0-1 0,1 " 0 " 1-0 0-1:1/2 N abc 2 64 99999999999 "0,,1" "0-" ""; do w "$v" a/cpuset.cpus; done
@@ -17,38 +25,38 @@ w 0 cpuset.mems
 
 echo "## empty cpuset refuses tasks"
 sleep 1000 & s=$!
-echo "attach to empty: $(try bash -c "echo $s > cpuset/a/tasks")"
+echo "attach to empty: $(try put cpuset/a/tasks $s)"
 echo 0 > cpuset/a/cpuset.cpus
-echo "cpus only: $(try bash -c "echo $s > cpuset/a/tasks")"
+echo "cpus only: $(try put cpuset/a/tasks $s)"
 echo 0 > cpuset/a/cpuset.mems
-echo "both: $(try bash -c "echo $s > cpuset/a/tasks") tasks=$(cat cpuset/a/tasks | wc -l)"
-echo "empty a populated cpuset: $(try bash -c "echo > cpuset/a/cpuset.cpus") -> $(cat cpuset/a/cpuset.cpus)"
+echo "both: $(try put cpuset/a/tasks $s) tasks=$(IFS= read -r -d '' t <cpuset/a/tasks; t=${t//[!$'\n']/}; echo ${#t})"
+echo "empty a populated cpuset: $(try put cpuset/a/cpuset.cpus '') -> $(<cpuset/a/cpuset.cpus)"
 grep Cpus_allowed_list /proc/$s/status
 echo $s > cpuset/tasks
 kill $s; wait $s 2>/dev/null
 
 echo "## containment"
 mkdir cpuset/a/b
-echo "child beyond parent: $(try bash -c "echo 1 > cpuset/a/b/cpuset.cpus")"
-echo "child within parent: $(try bash -c "echo 0 > cpuset/a/b/cpuset.cpus")"
-echo "parent drops child's cpu: $(try bash -c "echo 1 > cpuset/a/cpuset.cpus")"
+echo "child beyond parent: $(try put cpuset/a/b/cpuset.cpus 1)"
+echo "child within parent: $(try put cpuset/a/b/cpuset.cpus 0)"
+echo "parent drops child's cpu: $(try put cpuset/a/cpuset.cpus 1)"
 
 echo "## flags"
 for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab sched_load_balance; do
-  for v in 1 0 7 -1 x; do echo "$f '$v': $(try bash -c "echo '$v' > cpuset/a/cpuset.$f") -> $(cat cpuset/a/cpuset.$f)"; done
+  for v in 1 0 7 -1 x; do echo "$f '$v': $(try put cpuset/a/cpuset.$f "$v") -> $(<cpuset/a/cpuset.$f)"; done
 done
 # The bound comes from the CPU topology (sched_domain_level_max).
 for v in -1 0 1 2 3 4 5 6 -2 x; do w "$v" a/cpuset.sched_relax_domain_level; done
 w 1 cpuset.memory_pressure_enabled
 w 0 cpuset.memory_pressure_enabled
-echo "b exclusive under non-exclusive a: $(try bash -c "echo 1 > cpuset/a/b/cpuset.cpu_exclusive")"
+echo "b exclusive under non-exclusive a: $(try put cpuset/a/b/cpuset.cpu_exclusive 1)"
 echo "## which flags a new child copies"
 for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab sched_load_balance; do
   echo 1 > cpuset/a/cpuset.$f 2>/dev/null
 done
 mkdir cpuset/a/inh
 for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab sched_load_balance sched_relax_domain_level; do
-  echo "a/inh cpuset.$f: $(cat cpuset/a/inh/cpuset.$f)"
+  echo "a/inh cpuset.$f: $(<cpuset/a/inh/cpuset.$f)"
 done
 rmdir cpuset/a/inh
 for f in cpu_exclusive mem_exclusive mem_hardwall memory_migrate memory_spread_page memory_spread_slab; do
@@ -58,8 +66,8 @@ done
 echo "## clone_children"
 echo 1 > cpuset/cgroup.clone_children
 mkdir cpuset/cl
-echo "cloned: cpus=$(cat cpuset/cl/cpuset.cpus) mems=$(cat cpuset/cl/cpuset.mems) cc=$(cat cpuset/cl/cgroup.clone_children)"
+echo "cloned: cpus=$(<cpuset/cl/cpuset.cpus) mems=$(<cpuset/cl/cpuset.mems) cc=$(<cpuset/cl/cgroup.clone_children)"
 echo 0 > cpuset/cgroup.clone_children
 mkdir cpuset/a/nc
-echo "not cloned: cpus=[$(cat cpuset/a/nc/cpuset.cpus)]"
+echo "not cloned: cpus=[$(<cpuset/a/nc/cpuset.cpus)]"
 rmdir cpuset/a/nc cpuset/a/b cpuset/a cpuset/cl
