@@ -29,13 +29,14 @@ runas() {
 # The batch's shell starts in the view (enter_view): its own moves (a
 # write of 0 to tasks) then follow v1's rules, not cgroup2's delegation rule.
 batch() { (enter_view $BASHPID && exec $(runas "$1") -c "who=$1; $lib $2" 2>&1); }
-# as WHO CMD: runs CMD in bash as WHO, prints ok or the errno message.
+# as WHO CMD: runs CMD in bash as WHO, prints ok or the errno message (of
+# the last line: tail -n1 | err, by expansions, no exec).
 as() {
 	local out
-	if out=$($(runas "$1") -c "$2" 2>&1); then echo ok; else echo "${out:-failed}" | tail -n1 | err; fi
+	if out=$($(runas "$1") -c "$2" 2>&1); then echo ok; else out=${out:-failed}; out=${out##*$'\n'}; echo "${out##*: }"; fi
 }
 case_() { echo "$1 $2 $3: $(as "$1" "$4")"; }
-st() { stat -c '%a %u:%g' "$1" 2>&1 | err; }
+st() { local out; out=$(stat -c '%a %u:%g' "$1" 2>&1); echo "${out##*: }"; }   # stat | err, one exec
 # enter_view PID: root puts PID in a group of perf_event, which these scripts
 # leave alone. Under cgxfs a process whose cgroup2 cgroup lies outside the
 # base comes into the view only for a writer cgroup2 itself would let move
