@@ -7,9 +7,9 @@
 # Only errnos, read-backs, counts and yes/no are printed, never usage values.
 cd /sys/fs/cgroup || exit 1
 E=/tmp/container-manager.err
-# Helpers run as builtins in a forked subshell at most: under TCG every exec
-# counts. The errno text is what follows the last ": " of the message.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
+. "${0%/*}/view.bash"   # try
+# The helpers below run as builtins in a forked subshell at most: under TCG
+# every exec counts. The errno text is what follows the last ": " of the message.
 wr() { local e; if { echo "$2" > "$1"; } 2>$E; then echo ok; else read -r e < $E; echo "${e##*: }"; fi; }
 rd() { local a; mapfile -t a < "$1" 2>$E || { read -r a < $E; echo "${a##*: }"; return; }; ((${#a[@]} == 0)) || printf '%s|' "${a[@]}"; }
 yn() { if "$@"; then echo yes; else echo no; fi; }

@@ -2,15 +2,8 @@
 # probes of cpu.shares, cpu.cfs_quota_us and cpu.cfs_period_us, the v1 rule
 # that a child gets no more bandwidth than its parent, and cpuacct resets.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did; show
-# prints what `head -c 80 F | tr '\n' '|'` did (LC_ALL=C: -N counts bytes);
-# bar what `tr '\n' '|' < F` did.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
-show() { local s; IFS= read -r -N 80 s <"$1"; echo "${s//$'\n'/|}"; }
-bar() { local s; IFS= read -r -d '' s <"$1"; echo "${s//$'\n'/|}"; }
-w() { echo "write $1 '$2': $(try put "cpu,cpuacct/$1" "$2") -> $(show "cpu,cpuacct/$1")"; }
+. "${0%/*}/view.bash"   # try, put, show_head, bar
+w() { echo "write $1 '$2': $(try put "cpu,cpuacct/$1" "$2") -> $(show_head "cpu,cpuacct/$1")"; }
 
 mkdir -p cpu,cpuacct/p/c
 echo "## files of a child group"

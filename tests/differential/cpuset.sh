@@ -1,12 +1,7 @@
 # Differential: cpuset lists, flags and the v1 rules scripts depend on:
 # empty cpusets refuse tasks, clone_children, parent/child containment.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did; bar
-# prints what `cat F | tr '\n' '|'` did.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
-bar() { local s; IFS= read -r -d '' s <"$1"; echo "${s//$'\n'/|}"; }
+. "${0%/*}/view.bash"   # try, put, bar
 w() { echo "write $2 '$1': $(try put "cpuset/$2" "$1") -> $(bar "cpuset/$2")"; }
 
 mkdir -p cpuset/a

@@ -2,13 +2,10 @@
 # parser's bad input, the list after each change, a child that may not grant
 # what its parent denies, and a real open refused by the rules.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did; list
-# prints what `tr '\n' '|' < F` did; opener is a process of d/c (a fork, as
-# bash -c was one) that opens a device.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
-list() { local s; IFS= read -r -d '' s <"devices/$1/devices.list"; echo "${s//$'\n'/|}"; }
+. "${0%/*}/view.bash"   # try, put, bar
+# list GROUP: its devices.list, newlines as '|'; opener is a process of d/c
+# (a fork, as bash -c was one) that opens a device.
+list() { bar "devices/$1/devices.list"; }
 w() { echo "write $1 '$2': $(try put "devices/$1" "$2") -> $(list "${1%/*}")"; }
 opener() { echo $BASHPID >devices/d/c/tasks && eval ": $1"; }
 

@@ -5,9 +5,7 @@
 # registration made three times (three events, each woken at rmdir).
 cd /sys/fs/cgroup || exit 1
 mkdir memory/ev memory/other
-# A write as `bash -c "echo V > F"` made it, in a fork without the exec (TCG).
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
+. "${0%/*}/view.bash"   # try, put
 for v in "" abc 1 "1 " "+1 2" "1 -2" "99 98" "5  3"; do
   echo "write '$v': $(try put memory/ev/cgroup.event_control "$v")"
 done

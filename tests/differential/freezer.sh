@@ -1,10 +1,7 @@
 # Differential: freezer.state, self_freezing and parent_freezing, with a real
 # process, a parent freezing its child group, and the writes freezer_write refuses.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
+. "${0%/*}/view.bash"   # try, put
 wait_state() { # the state of group $1 once it is $2, or what it is after 5 s
   for _ in $(seq 50); do [ "$(<freezer/$1/freezer.state)" = "$2" ] && break; sleep 0.1; done
   echo "$(<freezer/$1/freezer.state)"

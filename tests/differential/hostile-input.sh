@@ -3,9 +3,10 @@
 # afterwards, so a daemon that died or lost track shows up as a difference.
 cd /sys/fs/cgroup || exit 1
 err() { sed 's/.*: //'; }
-# try: the errno text of the last line (tail -n1 | err) by expansions: most
-# cases here are refused, and under TCG each exec costs more than the case.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else out=${out:-failed}; out=${out##*$'\n'}; echo "${out##*: }"; fi; }
+# try_last_line: the errno text of the last line (tail -n1 | err) by
+# expansions: most cases here are refused, and under TCG each exec costs more
+# than the case.
+. "${0%/*}/view.bash"   # try_last_line
 # put FILE: writes stdin to FILE in one write(2) (dd bs= the input's size),
 # by way of a scratch file of a fixed name (mktemp and rm were two execs more).
 put() {
@@ -44,20 +45,20 @@ for name in . .. tasks cgroup.procs memory.limit_in_bytes cpu.shares "$n255" "$m
 	'cgroup.x' 'tasks2' '.hidden'; do
 	label=$(printf '%q' "$name")
 	[ ${#name} -gt 40 ] && label="<${#name} bytes>"
-	echo "mkdir $label: $(try mkdir "$h/g/$name") dir: $([ -d "$h/g/$name" ] && echo yes || echo no)"
+	echo "mkdir $label: $(try_last_line mkdir "$h/g/$name") dir: $([ -d "$h/g/$name" ] && echo yes || echo no)"
 done
 echo "listing: $(ls_g)"
-echo "nested 255: $(try mkdir "$h/g/$n255/$n255") | $(try mkdir "$h/g/$n255/$n255/$n255")"
-echo "rename a:b to tasks: $(try mv -T "$h/g/a:b" "$h/g/tasks") | to ..: $(try mv -T "$h/g/a:b" "$h/g/..")"
-echo "rename a:b to \$'\\n': $(try mv -T "$h/g/a:b" "$h/g/"$'\n') | now: $(ls_g)"
-echo "rename a:b to <255 bytes memory.*> and back: $(try mv -T "$h/g/a:b" "$h/g/memory.$(fill 248 r)") | $(try mv -T "$h/g/memory.$(fill 248 r)" "$h/g/a:b") dir: $([ -d "$h/g/a:b" ] && echo yes)"
+echo "nested 255: $(try_last_line mkdir "$h/g/$n255/$n255") | $(try_last_line mkdir "$h/g/$n255/$n255/$n255")"
+echo "rename a:b to tasks: $(try_last_line mv -T "$h/g/a:b" "$h/g/tasks") | to ..: $(try_last_line mv -T "$h/g/a:b" "$h/g/..")"
+echo "rename a:b to \$'\\n': $(try_last_line mv -T "$h/g/a:b" "$h/g/"$'\n') | now: $(ls_g)"
+echo "rename a:b to <255 bytes memory.*> and back: $(try_last_line mv -T "$h/g/a:b" "$h/g/memory.$(fill 248 r)") | $(try_last_line mv -T "$h/g/memory.$(fill 248 r)" "$h/g/a:b") dir: $([ -d "$h/g/a:b" ] && echo yes)"
 sleep 1000 & sp=$!
 echo "move into the 255-byte group: $(pw "$h/g/$n255/tasks" '%d\n' $sp) lists: $(count $sp "$h/g/$n255/tasks")"
 echo "move into the 1000-byte group: $(pw "$h/g/$n1000/tasks" '%d\n' $sp) lists: $(count $sp "$h/g/$n1000/tasks")"
 echo $sp > $h/tasks
 for name in $'tab\there' ' lead' 'trail ' '-dash' 'a:b' 'a,b' $'\xff\xfe' $'caf\xc3\xa9' '*' '?' '\' 'cgroup.x' 'tasks2' '.hidden' cpu.shares \
 	"$n255/$n255/$n255" "$n255/$n255" "$n255" "$m255" "$a254" "$n1000"; do
-	r=$(try rmdir "$h/g/$name")
+	r=$(try_last_line rmdir "$h/g/$name")
 	[ "$r" = ok ] || echo "rmdir $(printf '%q' "$name" | head -c 40): $r"
 done
 echo "after rmdir: [$(ls_g)]"

@@ -9,7 +9,7 @@
 # Never a usage value, pid or time.
 cd /sys/fs/cgroup || exit 1
 E=/tmp/kubelet-cadvisor.err
-try() { local o; if o=$("$@" 2>&1); then echo ok; else echo "${o##*: }"; fi; }
+. "${0%/*}/view.bash"   # try
 wr() { local e; if { echo "$2" > "$1"; } 2>$E; then echo ok; else read -r e < $E; echo "${e##*: }"; fi; }
 r1() { local v; read -r v 2>$E < "$1" || { read -r v < $E; v=${v##*: }; }; echo "$v"; }
 yn() { if "$@"; then echo yes; else echo no; fi; }

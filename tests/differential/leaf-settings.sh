@@ -5,12 +5,9 @@
 # not stay behind on it once it is a parent, nor be missing when it is a
 # leaf again.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did; opener
-# is a process (a fork, as bash -c was one) that joins devices group $1 and
-# opens /dev/null.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
+. "${0%/*}/view.bash"   # try, put
+# opener is a process (a fork, as bash -c was one) that joins devices group
+# $1 and opens /dev/null.
 opener() { echo $BASHPID >devices/$1/tasks && : </dev/null; }
 wait_state() { # the state of freezer group $1 once it is $2, or what it is after 5 s
   for _ in $(seq 50); do [ "$(<freezer/$1/freezer.state)" = "$2" ] && break; sleep 0.1; done

@@ -4,7 +4,7 @@
 # that other group afterwards runs unlimited, as on v1. Also after a split
 # (the group's members sat outside its directory) and for a group made again.
 cd /sys/fs/cgroup || exit 1
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }
+. "${0%/*}/view.bash"   # try_each_line
 mkdir -p /tmp/lo && mount -t tmpfs -o size=48m lo /tmp/lo
 # writes() says whether a task placed in the groups $@ (HIERARCHY/GROUP, in
 # that order) can write 16M of tmpfs pages; it says nothing when killed by
@@ -55,9 +55,9 @@ rmdir pids/ct/a memory/ct pids/ct
 echo "## renamed away"
 mkdir memory/r pids/r
 echo 8M > memory/r/memory.limit_in_bytes
-echo "rename memory/r: $(try mv memory/r memory/r2) limit $(cat memory/r2/memory.limit_in_bytes)"
+echo "rename memory/r: $(try_each_line mv memory/r memory/r2) limit $(cat memory/r2/memory.limit_in_bytes)"
 echo "in pids/r alone: writes $(writes pids/r)"
-echo "rename pids/r: $(try mv pids/r pids/r2)"
+echo "rename pids/r: $(try_each_line mv pids/r pids/r2)"
 echo "in pids/r2 alone: writes $(writes pids/r2)"
 rmdir memory/r2 pids/r2
 

@@ -6,9 +6,9 @@
 # group or one task per group, and groups removed while a descriptor is open.
 cd /sys/fs/cgroup || exit 1
 E=/tmp/ltp-cgroup-fj.err
-# Helpers run as builtins in a forked subshell at most: under TCG every exec
-# counts. The errno text is what follows the last ": " of the message.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
+. "${0%/*}/view.bash"   # try
+# The helpers below run as builtins in a forked subshell at most: under TCG
+# every exec counts. The errno text is what follows the last ": " of the message.
 wr() { local e; if { echo "$2" > "$1"; } 2>$E; then echo ok; else read -r e < $E; echo "${e##*: }"; fi; }
 r1() { local v; read -r v < "$1" 2>$E || { read -r v < $E; v=${v##*: }; }; echo "$v"; }
 ren() { try perl -e 'rename($ARGV[0], $ARGV[1]) or die "rename: $!\n"' "$1" "$2"; }   # rename(2) itself

@@ -9,8 +9,8 @@
 # and names are printed, never pids or usage values.
 cd /sys/fs/cgroup || exit 1
 E=/tmp/lxc-cgfsng.err
+. "${0%/*}/view.bash"   # try
 # The errno text is what follows the last ": " of the message.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
 wr() { local e; if { echo "$2" > "$1"; } 2>$E; then echo ok; else read -r e < $E; echo "${e##*: }"; fi; }
 r1() { local v; read -r v < "$1" 2>$E || { read -r v < $E; v=${v##*: }; }; echo "$v"; }
 rd() { local a; mapfile -t a < "$1" 2>$E || { read -r a < $E; echo "${a##*: }"; return; }; ((${#a[@]} == 0)) || printf '%s|' "${a[@]}"; }

@@ -2,21 +2,8 @@
 # the kernel's reference probes of limits, memsw against the limit, the v1-only
 # knobs, counters reset by any write, and what the root refuses.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did; show
-# prints what `head -c 80 F 2>&1 | sed 's/.*: //' | tr '\n' '|'` did
-# (LC_ALL=C: -N counts bytes; an open or read error as its errno message).
-E=/tmp/memory.err
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
-show() {
-  local s r= l
-  IFS= read -r -N 80 s 2>"$E" <"$1"
-  if [ -s "$E" ]; then read -r s <"$E"; s+=$'\n'; fi
-  while [[ $s == *$'\n'* ]]; do l=${s%%$'\n'*}; r+="${l##*: }|"; s=${s#*$'\n'}; done
-  echo "$r${s##*: }"
-}
-w() { echo "write $1 '$2': $(try put "memory/$1" "$2") -> $(show "memory/$1")"; }
+. "${0%/*}/view.bash"   # try, put, show_head_errno
+w() { echo "write $1 '$2': $(try put "memory/$1" "$2") -> $(show_head_errno "memory/$1")"; }
 
 mkdir memory/m
 echo "## files"
@@ -26,7 +13,7 @@ i=0
 for f in $files; do
   case $f in
     memory.stat|memory.numa_stat|memory.kmem.slabinfo) echo "$f: ${modes[i++]}" ;;
-    *) echo "$f: ${modes[i++]} $(show memory/m/$f)" ;;
+    *) echo "$f: ${modes[i++]} $(show_head_errno memory/m/$f)" ;;
   esac
 done
 echo "stat keys: $(cut -d' ' -f1 memory/m/memory.stat | tr '\n' ' ')"
@@ -54,4 +41,4 @@ echo "## the root"
 for f in memory.limit_in_bytes memory.memsw.limit_in_bytes memory.oom_control memory.force_empty memory.use_hierarchy memory.swappiness; do w $f 1; done
 echo 60 > memory/memory.swappiness
 rmdir memory/m
-rm -f "$E"
+rm -f "$view_err"

@@ -15,7 +15,7 @@ names() {   # the tasks of file $1, as names, sorted
   echo $(printf '%s\n' $out | sort)
 }
 has() { grep -qx "$2" $1 && echo yes || echo no; }   # is pid $2 listed in $1?
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }   # ok, or the errno message
+. "${0%/*}/view.bash"   # try_each_line: ok, or the errno message of each line
 
 mkdir cpu,cpuacct/a memory/b
 sleep 1000 & sp=$!
@@ -56,12 +56,12 @@ echo $sp > cpu,cpuacct/tasks
 echo $child > cpu,cpuacct/tasks
 echo "a=[$(names cpu,cpuacct/a/tasks)] a/inner=[$(names cpu,cpuacct/a/inner/tasks)] b=[$(names memory/b/tasks)]"
 echo "in cpu,cpuacct root: SLEEP $(has cpu,cpuacct/tasks $sp) CHILD $(has cpu,cpuacct/tasks $child) PARENT $(has cpu,cpuacct/tasks $parent)"
-r=$(try rmdir cpu,cpuacct/a/inner); echo "rmdir emptied a/inner: $r"
-r=$(try rmdir memory/b); echo "rmdir memory/b: $r"
+r=$(try_each_line rmdir cpu,cpuacct/a/inner); echo "rmdir emptied a/inner: $r"
+r=$(try_each_line rmdir memory/b); echo "rmdir memory/b: $r"
 
 echo "## after the processes exit"
 kill $sp $child $parent 2>/dev/null; wait $sp $parent 2>/dev/null
 for _ in $(seq 50); do [ -s memory/b/tasks ] || break; sleep 0.1; done
 echo "a=[$(names cpu,cpuacct/a/tasks)] b=[$(names memory/b/tasks)]"
-r=$(try rmdir cpu,cpuacct/a memory/b); echo "rmdir a b: $r"
+r=$(try_each_line rmdir cpu,cpuacct/a memory/b); echo "rmdir a b: $r"
 rm -f /tmp/move-tasks.fifo /tmp/move-tasks.child

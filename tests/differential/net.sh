@@ -1,12 +1,7 @@
 # Differential: net_cls and net_prio, which cgroup2 lacks: parsing,
 # read-back, inheritance and css ids.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did; bar prints
-# what `cat F | tr '\n' '|'` did.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
-bar() { local s; IFS= read -r -d '' s <"$1"; echo "${s//$'\n'/|}"; }
+. "${0%/*}/view.bash"   # try, put, bar
 h=net_cls,net_prio
 
 mkdir -p $h/a

@@ -3,7 +3,7 @@
 # linking and renaming files. Then what an unprivileged user may do.
 cd /sys/fs/cgroup || exit 1
 err() { sed 's/.*: //'; }
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "$out" | err; fi; }   # ok, or the errno message
+. "${0%/*}/view.bash"   # try_each_line: ok, or the errno message of each line
 st() { stat -c '%a %u:%g %F' "$1" 2>&1 | err; }
 as_nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups -- bash -c "$1" 2>&1 | err; }
 # in_view: the calling (sub)shell goes into a group of perf_event, and what it
@@ -29,19 +29,19 @@ r=$(mknod $h/g/fifo p 2>&1 | err); echo "mknod fifo: $r"
 echo "files still there: $(ls $h/g | grep -cE '^(tasks|notify_on_release)$')"
 
 echo "## rename of a group within its parent"
-r=$(try mv $h/g/sub $h/g/sub2); echo "rename sub -> sub2: $r"
+r=$(try_each_line mv $h/g/sub $h/g/sub2); echo "rename sub -> sub2: $r"
 echo "now: $(ls -d $h/g/sub $h/g/sub2 2>&1 | err | tr '\n' ' ')"
 [ -d $h/g/sub ] || mv $h/g/sub2 $h/g/sub   # the rest does not depend on it
-r=$(try mv $h/g/sub $h/sub3); echo "move sub to another parent: $r"
+r=$(try_each_line mv $h/g/sub $h/sub3); echo "move sub to another parent: $r"
 
 echo "## chmod / chown"
-r=$(try chmod 700 $h/g); echo "chmod 700 g: $r -> $(st $h/g)"
-r=$(try chmod 755 $h/g); echo "chmod 755 g: $r -> $(st $h/g)"
-r=$(try chmod 600 $h/g/tasks); echo "chmod 600 tasks: $r -> $(st $h/g/tasks)"
-r=$(try chmod 4755 $h/g/tasks); echo "chmod 4755 tasks: $r -> $(st $h/g/tasks)"
-r=$(try chmod 644 $h/g/tasks); echo "chmod 644 tasks: $r -> $(st $h/g/tasks)"
-r=$(try chown 65534:65534 $h/g); echo "chown g: $r -> $(st $h/g)"
-r=$(try chown 65534 $h/g/tasks $h/g/cgroup.procs); echo "chown tasks procs: $r -> $(st $h/g/tasks) | $(st $h/g/cgroup.procs)"
+r=$(try_each_line chmod 700 $h/g); echo "chmod 700 g: $r -> $(st $h/g)"
+r=$(try_each_line chmod 755 $h/g); echo "chmod 755 g: $r -> $(st $h/g)"
+r=$(try_each_line chmod 600 $h/g/tasks); echo "chmod 600 tasks: $r -> $(st $h/g/tasks)"
+r=$(try_each_line chmod 4755 $h/g/tasks); echo "chmod 4755 tasks: $r -> $(st $h/g/tasks)"
+r=$(try_each_line chmod 644 $h/g/tasks); echo "chmod 644 tasks: $r -> $(st $h/g/tasks)"
+r=$(try_each_line chown 65534:65534 $h/g); echo "chown g: $r -> $(st $h/g)"
+r=$(try_each_line chown 65534 $h/g/tasks $h/g/cgroup.procs); echo "chown tasks procs: $r -> $(st $h/g/tasks) | $(st $h/g/cgroup.procs)"
 echo "sub keeps: $(st $h/g/sub) | $(st $h/g/sub/tasks)"
 mkdir $h/g/new
 echo "group made after chown: $(st $h/g/new) | tasks $(st $h/g/new/tasks)"

@@ -1,10 +1,7 @@
 # Differential: the pids files of a child group, pids.max parsing and read-back,
 # pids.current counting the tasks of a group and its descendants.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
+. "${0%/*}/view.bash"   # try, put
 
 mkdir -p pids/p/c
 echo "## files"

@@ -1,12 +1,7 @@
 # Differential: rdma and misc on a machine without RDMA devices or misc
 # capacities: empty files, and the kernel's errno for every write.
 cd /sys/fs/cgroup || exit 1
-# Builtins and forks only, no exec per case: under TCG each exec costs more
-# than the write it checks. put writes as `bash -c "echo V > F"` did; bar prints
-# what `cat F | tr '\n' '|'` did.
-try() { local out; if out=$("$@" 2>&1); then echo ok; else echo "${out##*: }"; fi; }
-put() { echo "$2" >"$1"; }
-bar() { local s; IFS= read -r -d '' s <"$1"; echo "${s//$'\n'/|}"; }
+. "${0%/*}/view.bash"   # try, put, bar
 
 mkdir -p rdma/r misc/m
 for f in rdma/r/rdma.max rdma/r/rdma.current misc/misc.capacity misc/m/misc.max misc/m/misc.current misc/m/misc.events; do

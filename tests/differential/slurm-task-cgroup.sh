@@ -12,8 +12,8 @@
 # counts and yes/no are printed, never a usage value.
 cd /sys/fs/cgroup || exit 1
 E=/tmp/slurm-task-cgroup.err
+. "${0%/*}/view.bash"   # try
 # Builtins only where possible: under TCG every exec counts.
-try() { local o; if o=$("$@" 2>&1); then echo ok; else echo "${o##*: }"; fi; }
 wr() { local e; if { echo "$2" > "$1"; } 2>$E; then echo ok; else read -r e < $E; echo "${e##*: }"; fi; }
 r1() { local v; read -r v 2>$E < "$1" || { read -r v < $E; v=${v##*: }; }; echo "$v"; }
 rd() { local a; mapfile -t a 2>$E < "$1" || { read -r a < $E; echo "${a##*: }"; return; }; ((${#a[@]} == 0)) || printf '%s|' "${a[@]}"; }
