@@ -375,7 +375,7 @@ static int drop_empty_leaves(struct cgx_ctx *ctx, struct plan *plan,
 static void note_enforced(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h,
 			  const struct aggregate_kind *kind, size_t nr_parts)
 {
-	const struct cgx_caller daemon = {getpid(), 0, 0, true, NULL};
+	const struct cgx_caller daemon = {own_pid(), 0, 0, true, NULL};
 	char detail[512], once[PATH_MAX + 64], path[PATH_MAX];
 
 	snprintf(detail, sizeof(detail),

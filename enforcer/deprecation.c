@@ -909,7 +909,7 @@ void deprecation_on_event(const struct cgx_event *event)
 		break;
 	case CGX_EVENT_WRITE:
 		/* A rename carries values over as the daemon: no one's use to record. */
-		if (event->caller->tid != getpid())
+		if (event->caller->tid != own_pid())
 			deprecation_check_write(event->fc, event->value);
 		break;
 	case CGX_EVENT_RMDIR:

@@ -457,7 +457,7 @@ static ssize_t file_write(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int 
 void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
 {
 	const struct cgx_hier *h = &ctx->hiers.hier[hier];
-	const struct cgx_caller daemon = {getpid(), 0, 0, true, NULL};
+	const struct cgx_caller daemon = {own_pid(), 0, 0, true, NULL};
 
 	for (unsigned int file = 0; file < h->nr_files; file++) {
 		const char *value = dir->group[hier]->values[file];

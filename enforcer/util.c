@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -166,6 +167,32 @@ long long monotonic_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static pid_t own_pid_seen;
+
+/* A child of fork() is another process: it asks again (fuse_daemonize() forks after the load). */
+static void own_pid_forget(void)
+{
+	__atomic_store_n(&own_pid_seen, 0, __ATOMIC_RELAXED);
+}
+
+static void own_pid_watch_forks(void)
+{
+	pthread_atfork(NULL, NULL, own_pid_forget);
+}
+
+pid_t own_pid(void)
+{
+	static pthread_once_t watching = PTHREAD_ONCE_INIT;
+	pid_t pid = __atomic_load_n(&own_pid_seen, __ATOMIC_RELAXED);
+
+	if (!pid) {
+		pthread_once(&watching, own_pid_watch_forks);
+		pid = getpid();
+		__atomic_store_n(&own_pid_seen, pid, __ATOMIC_RELAXED);
+	}
+	return pid;
 }
 
 uint64_t fnv1a(const char *s)

@@ -98,6 +98,13 @@ void cgx_log_set_level(enum cgx_log_level max_level);
 /* CLOCK_MONOTONIC in milliseconds: for intervals, never for dates. */
 long long monotonic_ms(void);
 
+/*
+ * The daemon's pid, asked of the kernel once: glibc no longer caches
+ * getpid(), and every write of the view compares its caller with it.
+ * Never called in a child between fork and exec.
+ */
+pid_t own_pid(void);
+
 /* Read a whole (small, kernel-generated) file at @dirfd/@name, NUL-terminated. */
 int read_file_at(int dirfd, const char *name, struct strbuf *out);
 /* The same for a file the kernel makes in one show() (/proc/PID/status): one read less. */

@@ -35,7 +35,7 @@ static int classid_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 
 	(void)len;
 	/* The daemon's own replay of a stored value (a rename) keeps its mark. */
-	if (fc->caller->tid == getpid() && strstr(buf, UNAPPLIED))
+	if (fc->caller->tid == own_pid() && strstr(buf, UNAPPLIED))
 		return netclass_value_set(fc, buf);
 	if ((r = kstrtoull(buf, 0, &value)) < 0)
 		return r;
