@@ -75,6 +75,8 @@ struct cgx_ctx {
 	 * lock is released (cgx_unlock()), not after each step of a request.
 	 */
 	bool rebalance_wanted;
+	/* Some leaf is vacated (tree.h): cgx_retire_vacated_leaves() is due. */
+	bool leaves_vacated;
 	struct memevent_state memevents;
 	struct cgx_dir_fds dir_fds;
 	/*
@@ -179,6 +181,12 @@ void cgx_deprecation_tick(struct cgx_ctx *ctx);
  * as whole: one fstat per inner directory instead of one per directory.
  */
 int cgx_reconcile(struct cgx_ctx *ctx, bool thorough);
+
+/*
+ * Retires the leaves moves emptied since the last call (tasks.c): the
+ * watcher's pass does it, not the move.
+ */
+void cgx_retire_vacated_leaves(struct cgx_ctx *ctx);
 
 /* Aggregate limits over divergent folds (aggregate.c). */
 /* Splits each limit whose group's processes lie outside its directory; restores exact ones. */

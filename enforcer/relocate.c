@@ -160,6 +160,13 @@ static int leaf_make(struct cgx_ctx *ctx, struct v2_dir *parent, const char *nam
 	struct v2_dir *dir = name[0] ? tree_child(&ctx->tree, parent, name) : parent;
 	int fd, r;
 
+	/* A leaf a move emptied, not yet retired, goes now, as it would have then (tasks.c). */
+	if (dir && dir->vacated && !tuple_equal(dir->leaf_tuple, tuple, ctx->tree.nr_hier)) {
+		if ((r = leaf_prune(ctx, dir, true)) < 0)
+			return r;
+		if (r > 0)
+			dir = name[0] ? tree_child(&ctx->tree, parent, name) : parent;
+	}
 	if (dir && dir->leaf_tuple) {
 		if (!tuple_equal(dir->leaf_tuple, tuple, ctx->tree.nr_hier))
 			return -EEXIST;

@@ -326,16 +326,69 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 		leaf_prune(ctx, leaf, true);
 		return r;
 	}
+	leaf->vacated = false;
 	return 0;
+}
+
+/* The leaf of @tuple, found by tuple: it may have moved (a parent turned inner). */
+static struct v2_dir *leaf_holding(struct cgx_ctx *ctx, const struct tuple *tuple)
+{
+	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+		if (tuple_equal(leaf->leaf_tuple, tuple, ctx->tree.nr_hier))
+			return leaf;
+	return NULL;
 }
 
 static void prune_leaf_of(struct cgx_ctx *ctx, const struct tuple *tuple)
 {
-	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
-		if (tuple_equal(leaf->leaf_tuple, tuple, ctx->tree.nr_hier)) {
-			leaf_prune(ctx, leaf, true);
-			return;
-		}
+	struct v2_dir *leaf = leaf_holding(ctx, tuple);
+
+	if (leaf)
+		leaf_prune(ctx, leaf, true);
+}
+
+/*
+ * The leaf a process just left, @tuple's. While a limit is split it goes
+ * at once if empty: the part it holds belongs to the leaf the process went
+ * to. Otherwise the watcher's next pass retires it (a second at most), as
+ * the move would have: a process moved back and forth (a shell joining each
+ * hierarchy in turn, a job's steps) finds its leaf still made, and the move
+ * neither reads the old leaf's cgroup.procs nor drops a tuple record it
+ * sets again the next time, seven of its twenty system calls.
+ */
+static void leave_leaf_of(struct cgx_ctx *ctx, const struct tuple *tuple)
+{
+	struct v2_dir *leaf = leaf_holding(ctx, tuple);
+
+	if (!leaf)
+		return;
+	if (ctx->aggregates.enforcing) {
+		leaf_prune(ctx, leaf, true);
+		return;
+	}
+	leaf->vacated = true;
+	ctx->leaves_vacated = true;
+}
+
+void cgx_retire_vacated_leaves(struct cgx_ctx *ctx)
+{
+	struct v2_dir *leaf;
+
+	if (!ctx->leaves_vacated)
+		return;
+	ctx->leaves_vacated = false;
+	/* From the start after each retirement: it may free the leaf the walk stands on. */
+again:
+	for (leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
+		int r;
+
+		if (!leaf->vacated)
+			continue;
+		leaf->vacated = false;
+		if ((r = leaf_prune(ctx, leaf, true)) < 0)
+			cgx_log_errno(r, "cannot retire the emptied leaf %s", leaf->name);
+		if (r > 0)
+			goto again;
 	}
 }
 
@@ -466,10 +519,8 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 		return r;
 	}
 moved:
-	/* The old tuple's leaf may have moved meanwhile (a parent turned inner): find it by tuple.
-	 */
 	if (inside)
-		prune_leaf_of(ctx, &current);
+		leave_leaf_of(ctx, &current);
 	/*
 	 * The leaf left behind held a part of a split limit, taken from the
 	 * one arrived in: given back once the request is done, not at the

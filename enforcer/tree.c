@@ -383,6 +383,7 @@ int tree_set_leaf(struct v2_tree *tree, struct v2_dir *dir, const struct tuple *
 		tree->leaves = dir;
 	}
 	*dir->leaf_tuple = *tuple;
+	dir->vacated = false;
 	return 0;
 }
 
@@ -396,6 +397,7 @@ void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir)
 		dir->leaf_next->leaf_pprev = dir->leaf_pprev;
 	free(dir->leaf_tuple);
 	dir->leaf_tuple = NULL;
+	dir->vacated = false;
 	dir->leaf_next = NULL;
 	dir->leaf_pprev = NULL;
 }

@@ -82,6 +82,8 @@ struct v2_dir {
 	struct v2_dir *leaf_next, **leaf_pprev;
 	/* Its cgroup.events has the watcher's inotify watch (as long as the directory lasts). */
 	bool events_watched;
+	/* A move took a process out of this leaf: the watcher's next pass retires it if empty. */
+	bool vacated;
 	/*
 	 * What a leaf's settings may have left in the kernel: cgroup.freeze 1,
 	 * a device program, an egress program. Set until known otherwise (a directory found at

@@ -135,6 +135,7 @@ static void *watch_loop(void *arg)
 				       wakeups % (RECONCILE_EVERY * RECONCILE_THOROUGH_EVERY) ==
 					       0)) < 0)
 			cgx_log_errno(r, "cannot repair the mirror of the v2 tree");
+		cgx_retire_vacated_leaves(watcher->ctx);
 		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
 			cgx_log_errno(r, "cannot rebalance the split limits");
 		cgx_deprecation_tick(watcher->ctx);

@@ -119,6 +119,44 @@ b"
 	[ "$(grep -rlx "$pid" "$CG2/$BASE" --include=cgroup.procs | wc -l)" -eq 1 ]
 }
 
+@test "the leaf a move empties is kept for a moment and retired by the watcher" {
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/a" "$MNT/cpu,cpuacct/b" "$MNT/memory/m"
+	echo "$pid" >"$MNT/memory/m/tasks"
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/m/@cpu=a" ]
+	echo "$pid" >"$MNT/cpu,cpuacct/b/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/m/@cpu=b" ]
+	# Back and forth: the leaf it left is still made, and takes it again.
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/m/@cpu=a" ]
+	[ "$(cat "$MNT/cpu,cpuacct/a/tasks")" = "$pid" ]
+	[ -z "$(cat "$MNT/cpu,cpuacct/b/tasks")" ]
+	# Left alone, the emptied one goes at the watcher's next pass (a second apart).
+	for _ in $(seq 50); do [ -d "$CG2/$BASE/m/@cpu=b" ] || break; sleep 0.1; done
+	[ ! -d "$CG2/$BASE/m/@cpu=b" ]
+	[ -d "$CG2/$BASE/m/@cpu=a" ]
+	gen_invariant "$pid"
+}
+
+@test "a group whose leaf a move emptied gets a child group with no tasks leaf" {
+	spawn_sleeper
+	mkdir "$MNT/cpu,cpuacct/a" "$MNT/cpu,cpuacct/b"
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/a" ]
+	echo "$pid" >"$MNT/cpu,cpuacct/b/tasks"
+	# /a still records cpu:/a, whose leaf it was, until the watcher's pass; a child comes first.
+	mkdir "$MNT/cpu,cpuacct/a/c"
+	[ -d "$CG2/$BASE/a/c" ]
+	[ ! -e "$CG2/$BASE/a/@tasks" ]
+	run getfattr --only-values -n trusted.cgx.tuple "$CG2/$BASE/a"
+	[ "$status" -ne 0 ]
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	[ "$(v2_path_of "$pid")" = "/$BASE/a/@tasks" ]
+	[ "$(cat "$MNT/cpu,cpuacct/a/tasks")" = "$pid" ]
+	gen_invariant "$pid"
+}
+
 @test "children forked after a move are members without the daemon seeing the fork" {
 	mkdir "$MNT/pids/p"
 	mkfifo "$BATS_TEST_TMPDIR/fifo"
