@@ -13,6 +13,7 @@ one fact a line, for the test to match.
   stale  the mount gone at the stop while the store kept its FUSE_INIT; the
          next daemon mounts anew and must leave one entry per name
 """
+import atexit
 import os
 import socket
 import subprocess
@@ -54,8 +55,8 @@ def start_from_store():
     names = ":".join(name for name, _ in store)
     return subprocess.Popen(["sh", "-c", 'LISTEN_PID=$$ exec "$@"', "sh", cgxfs] + args,
                             env=dict(env, LISTEN_FDS=str(len(store)), LISTEN_FDNAMES=names),
-                            preexec_fn=hand_down, close_fds=False, stderr=subprocess.PIPE,
-                            text=True)
+                            preexec_fn=hand_down, close_fds=False, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
 
 
 def memfds_of(pid):
@@ -63,8 +64,12 @@ def memfds_of(pid):
     inodes = []
     for fd in os.listdir("/proc/%d/fd" % pid):
         path = "/proc/%d/fd/%s" % (pid, fd)
-        if os.readlink(path).startswith("/memfd:cgxfs-fuse-init"):
-            inodes.append(os.stat(path).st_ino)
+        # A serving daemon opens and closes fds of its own meanwhile (a request's).
+        try:
+            if os.readlink(path).startswith("/memfd:cgxfs-fuse-init"):
+                inodes.append(os.stat(path).st_ino)
+        except FileNotFoundError:
+            pass
     return inodes
 
 
@@ -74,7 +79,11 @@ def stop(daemon):
     return err
 
 
-daemon = subprocess.Popen([cgxfs] + args, env=env, stderr=subprocess.PIPE, text=True)
+# Never the test's stdout: a daemon left running would keep its `run` waiting.
+daemon = subprocess.Popen([cgxfs] + args, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+# A scenario that fails half way leaves no daemon serving behind it.
+atexit.register(lambda: daemon.poll() is None and daemon.kill())
 serve_store()
 print("stored", " ".join(sorted(name for name, _ in store)))
 
