@@ -317,10 +317,10 @@ static int attach_to_leaf(struct cgx_ctx *ctx, const struct tuple *tuple, pid_t 
 	if ((aggregate_leaf_divergent(ctx, leaf) || ctx->aggregates.enforcing) &&
 	    (r = aggregate_rebalance_for(ctx, leaf)) < 0)
 		cgx_log_errno(r, "limits not yet split for %s", leaf->name);
-	if ((fd = cgx_dir_get(ctx, leaf)) < 0)
+	if ((fd = cgx_dir_file_open(ctx, leaf, "cgroup.procs", O_WRONLY)) < 0)
 		return fd;
-	r = v2_attach(fd, tgid);
-	cgx_dir_put(ctx, leaf, fd);
+	r = v2_attach_procs(fd, tgid);
+	close(fd);
 	if (r < 0) {
 		/* Nothing half-done: a leaf made for this move goes again. */
 		leaf_prune(ctx, leaf, true);

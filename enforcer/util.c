@@ -110,15 +110,12 @@ void cgx_log(enum cgx_log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int read_whole_file_at(int dirfd, const char *name, bool one_record, struct strbuf *out)
+static int read_whole_fd(int fd, bool one_record, struct strbuf *out)
 {
-	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	char chunk[4096];
 	ssize_t n;
 	int r;
 
-	if (fd < 0)
-		return -errno;
 	out->len = 0;
 	if ((r = strbuf_add(out, "", 0)) < 0)
 		return r;
@@ -129,6 +126,20 @@ static int read_whole_file_at(int dirfd, const char *name, bool one_record, stru
 			return 0;
 	}
 	return n < 0 ? -errno : 0;
+}
+
+static int read_whole_file_at(int dirfd, const char *name, bool one_record, struct strbuf *out)
+{
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return -errno;
+	return read_whole_fd(fd, one_record, out);
+}
+
+int read_fd(int fd, struct strbuf *out)
+{
+	return read_whole_fd(fd, false, out);
 }
 
 int read_file_at(int dirfd, const char *name, struct strbuf *out)

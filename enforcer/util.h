@@ -107,6 +107,8 @@ pid_t own_pid(void);
 
 /* Read a whole (small, kernel-generated) file at @dirfd/@name, NUL-terminated. */
 int read_file_at(int dirfd, const char *name, struct strbuf *out);
+/* The same from @fd, open for reading. */
+int read_fd(int fd, struct strbuf *out);
 /* The same for a file the kernel makes in one show() (/proc/PID/status): one read less. */
 int read_record_file_at(int dirfd, const char *name, struct strbuf *out);
 /* One write(2) of @len bytes, as a shell's `echo >` does; -errno on failure. */

@@ -3,6 +3,7 @@
 #include "cgx.h"
 #include "v2io.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +37,39 @@ int cgx_dir_get(struct cgx_ctx *ctx, const struct v2_dir *dir)
 		return fd;
 	}
 	return cgx_dir_open(ctx, dir);
+}
+
+/* The fd of @dir this request holds, kept in its place; -1 when it holds none. */
+static int dir_fd_held(const struct cgx_ctx *ctx, const struct v2_dir *dir)
+{
+	const struct cgx_dir_fds *fds = &ctx->dir_fds;
+
+	for (unsigned int i = 0; i < fds->nr; i++)
+		if (fds->slot[i].dir == dir && fds->slot[i].serial == dir->serial)
+			return fds->slot[i].fd;
+	return -1;
+}
+
+int cgx_dir_file_open(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *name, int flags)
+{
+	int held = dir_fd_held(ctx, dir);
+	char dir_path[PATH_MAX], path[PATH_MAX];
+	int fd, r;
+
+	if (held >= 0) {
+		fd = openat(held, name, flags | O_CLOEXEC | O_NOFOLLOW);
+		return fd < 0 ? -errno : fd;
+	}
+	if ((r = tree_path(dir, false, dir_path, sizeof(dir_path))) < 0)
+		return r;
+	if (snprintf(path, sizeof(path), "%s%s%s", dir_path, dir_path[0] ? "/" : "", name) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = v2_open_beneath(ctx->base_fd, path, flags | O_NOFOLLOW);
+	/* The directory or the file? Only the directory's absence is the mirror's to repair. */
+	if (fd == -ENOENT && (r = cgx_dir_open(ctx, dir)) >= 0)
+		close(r);
+	return fd;
 }
 
 void cgx_dir_put(struct cgx_ctx *ctx, const struct v2_dir *dir, int fd)
@@ -139,9 +173,9 @@ int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, c
 
 	if (!cgx_has_controller(ctx, controller))
 		return -EOPNOTSUPP;
-	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+	if ((fd = cgx_dir_file_open(ctx, dir, v2_file, O_RDONLY)) < 0)
 		return fd;
-	return read_file_at(fd, v2_file, out);
+	return read_fd(fd, out);
 }
 
 unsigned long long v2_stat_key(const char *text, const char *key)

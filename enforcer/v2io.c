@@ -10,10 +10,10 @@
 
 #define CGX_XATTR_PREFIX "trusted.cgx."
 
-int v2_open_dir(int base_fd, const char *relpath)
+int v2_open_beneath(int base_fd, const char *relpath, int flags)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.flags = (unsigned int)flags | O_CLOEXEC,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
 			   RESOLVE_NO_XDEV,
 	};
@@ -23,6 +23,11 @@ int v2_open_dir(int base_fd, const char *relpath)
 		relpath = ".";
 	fd = syscall(SYS_openat2, base_fd, relpath, &how, sizeof(how));
 	return fd < 0 ? -errno : (int)fd;
+}
+
+int v2_open_dir(int base_fd, const char *relpath)
+{
+	return v2_open_beneath(base_fd, relpath, O_RDONLY | O_DIRECTORY);
 }
 
 /*
@@ -192,12 +197,22 @@ int v2_read_pids(int dirfd, const char *file, struct pid_list *pids)
 	return 0;
 }
 
-int v2_attach(int dirfd, pid_t pid)
+int v2_attach_procs(int procs_fd, pid_t pid)
 {
 	char text[32];
 	int len = snprintf(text, sizeof(text), "%d\n", (int)pid);
+	ssize_t n = write(procs_fd, text, len);
 
-	return write_file_at(dirfd, "cgroup.procs", text, len);
+	if (n < 0)
+		return -errno;
+	return n == len ? 0 : -EIO;
+}
+
+int v2_attach(int dirfd, pid_t pid)
+{
+	_cleanup_close_ int fd = openat(dirfd, "cgroup.procs", O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	return fd < 0 ? -errno : v2_attach_procs(fd, pid);
 }
 
 int v2_drain(int from_fd, int to_fd)

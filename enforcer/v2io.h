@@ -10,7 +10,9 @@
 
 #include <sys/types.h>
 
-/* Opens @relpath ("" for the base itself) beneath @base_fd as a directory. */
+/* Opens @relpath ("" for the base itself) beneath @base_fd, with open(2)'s @flags. */
+int v2_open_beneath(int base_fd, const char *relpath, int flags);
+/* The same, as a directory. */
 int v2_open_dir(int base_fd, const char *relpath);
 
 int v2_xattr_get(int fd, const char *name, struct strbuf *value);
@@ -32,6 +34,8 @@ int v2_read_pids(int dirfd, const char *file, struct pid_list *pids);
 
 /* Moves the process @pid into @dirfd's cgroup (cgroup.procs). */
 int v2_attach(int dirfd, pid_t pid);
+/* The same through @procs_fd, a cgroup.procs open for writing. */
+int v2_attach_procs(int procs_fd, pid_t pid);
 /*
  * Moves every process of @from_fd into @to_fd. New children forked while it
  * runs are caught by the next pass: the kernel's threadgroup lock puts a
@@ -55,6 +59,14 @@ int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir);
 int cgx_dir_get(struct cgx_ctx *ctx, const struct v2_dir *dir);
 void cgx_dir_put(struct cgx_ctx *ctx, const struct v2_dir *dir, int fd);
 void cgx_dir_fds_close(struct cgx_ctx *ctx);
+/*
+ * Opens the file @name of @dir's real directory (open(2)'s @flags) in one
+ * system call: through the fd of @dir this request holds, or by its path
+ * from the base. For a request that touches one file of a directory (a
+ * move's cgroup.procs, a statistic's read), which spares the directory's
+ * own open and close.
+ */
+int cgx_dir_file_open(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *name, int flags);
 
 /*
  * Kernel work that may block for long (memory.reclaim: seconds for a large
