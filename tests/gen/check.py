@@ -227,12 +227,20 @@ class Base:
                 self.leaf_of[pid] = d
 
     def _walk(self, rel, path):
+        """@path's tree, None when it went while read: the watcher retires a leaf a
+        move emptied (a second later at most), and cgroup2 removes only a cgroup
+        with no process and no child, so nothing the checks read went with it."""
         d = V2Dir(rel, path, self.files)
+        try:
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except FileNotFoundError:
+            return None
         self.dirs[rel] = d
-        for entry in sorted(os.scandir(path), key=lambda e: e.name):
+        for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                d.children.append(self._walk(f"{rel}/{entry.name}" if rel else entry.name,
-                                             entry.path))
+                child = self._walk(f"{rel}/{entry.name}" if rel else entry.name, entry.path)
+                if child is not None:
+                    d.children.append(child)
         return d
 
     def ancestors(self, d):
