@@ -222,8 +222,25 @@ void cgx_metrics_snapshot(struct cgx_ctx *ctx, struct cgx_metrics *out);
 /* notify_on_release (release.c). */
 /* True when some hierarchy has a release agent: cgroup.events is watched then too. */
 bool cgx_release_wanted(struct cgx_ctx *ctx);
-/* Runs the agent of every notify_on_release group that emptied since the last check. */
-void cgx_release_check(struct cgx_ctx *ctx);
+/* An agent a check found due: run once the model's lock is released. */
+struct cgx_release_run {
+	char *agent;	 /* the release_agent value, as read */
+	char *path;	 /* the group's path in its hierarchy, the agent's argument */
+	char *hier_name; /* as logged: "cpu,cpuacct", "name=jobs" */
+};
+struct cgx_release_runs {
+	struct cgx_release_run *run;
+	unsigned int nr, room;
+};
+/*
+ * Finds every notify_on_release group that emptied since the last check and
+ * adds its agent to @due. A fork of the daemon copies its page tables (88
+ * MB of heap at 100,000 groups), so the agents are started outside the
+ * lock, by cgx_release_run().
+ */
+void cgx_release_check(struct cgx_ctx *ctx, struct cgx_release_runs *due);
+/* Starts the agents of @due, logs each, and empties it. Without the model's lock. */
+void cgx_release_run(struct cgx_release_runs *due);
 /* Watches (IN_MODIFY) the cgroup.events of every leaf with @inotify_fd: it empties or fills. */
 int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd);
 

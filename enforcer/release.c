@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/wait.h>
@@ -87,16 +88,48 @@ static int run_agent(const char *agent_line, const char *path)
  * neither. The kernel checks on each such change; here each check sees the
  * state since the last one, which is the same answer a moment later.
  */
-static void check_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h, const char *agent)
+static void release_run_free(struct cgx_release_run *run)
+{
+	free(run->agent);
+	free(run->path);
+	free(run->hier_name);
+}
+
+/* @agent for @path of hierarchy @h, added to @due; logged and dropped when there is no memory. */
+static void release_due(struct cgx_ctx *ctx, unsigned int h, const char *agent, const char *path,
+			struct cgx_release_runs *due)
+{
+	struct cgx_release_run run = {strdup(agent), strdup(path),
+				      strdup(ctx->hiers.hier[h].dir_name)};
+
+	if (run.agent && run.path && run.hier_name && due->nr == due->room) {
+		unsigned int room = due->room ? 2 * due->room : 8;
+		struct cgx_release_run *grown = realloc(due->run, room * sizeof(*grown));
+
+		if (grown) {
+			due->run = grown;
+			due->room = room;
+		}
+	}
+	if (!run.agent || !run.path || !run.hier_name || due->nr == due->room) {
+		cgx_log_errno(-ENOMEM, "cannot run the release agent of %s for %s",
+			      ctx->hiers.hier[h].dir_name, path);
+		release_run_free(&run);
+		return;
+	}
+	due->run[due->nr++] = run;
+}
+
+static void check_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h, const char *agent,
+			struct cgx_release_runs *due)
 {
 	struct v1_group *group = dir->group[h];
 	struct v2_dir *child = NULL;
 	unsigned long long tasks;
 	char path[PATH_MAX];
-	int r;
 
 	while ((child = cgx_group_next_child(dir, h, child)))
-		check_group(ctx, child, h, agent);
+		check_group(ctx, child, h, agent, due);
 	/* Only flagged groups are counted: the tasks of the others are never read here. */
 	if (dir == ctx->tree.base || !notify_on_release(ctx, dir, h))
 		return;
@@ -107,13 +140,9 @@ static void check_group(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h,
 	if (!group->release_armed)
 		return;
 	group->release_armed = false;
-	if ((r = tree_path(dir, true, path, sizeof(path))) < 0)
+	if (tree_path(dir, true, path, sizeof(path)) < 0)
 		return;
-	if ((r = run_agent(agent, path)) < 0)
-		cgx_log_errno(r, "cannot run the release agent of %s for %s",
-			      ctx->hiers.hier[h].dir_name, path);
-	else
-		cgx_log(CGX_LOG_INFO, "released %s:%s", ctx->hiers.hier[h].dir_name, path);
+	release_due(ctx, h, agent, path, due);
 }
 
 /*
@@ -135,14 +164,31 @@ bool cgx_release_wanted(struct cgx_ctx *ctx)
 	return false;
 }
 
-void cgx_release_check(struct cgx_ctx *ctx)
+void cgx_release_check(struct cgx_ctx *ctx, struct cgx_release_runs *due)
 {
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
 		const char *agent = release_agent_of(ctx, h);
 
 		if (agent)
-			check_group(ctx, ctx->tree.base, h, agent);
+			check_group(ctx, ctx->tree.base, h, agent, due);
 	}
+}
+
+void cgx_release_run(struct cgx_release_runs *due)
+{
+	for (unsigned int i = 0; i < due->nr; i++) {
+		struct cgx_release_run *run = &due->run[i];
+		int r = run_agent(run->agent, run->path);
+
+		if (r < 0)
+			cgx_log_errno(r, "cannot run the release agent of %s for %s",
+				      run->hier_name, run->path);
+		else
+			cgx_log(CGX_LOG_INFO, "released %s:%s", run->hier_name, run->path);
+		release_run_free(run);
+	}
+	free(due->run);
+	*due = (struct cgx_release_runs){0};
 }
 
 int cgx_release_watch(struct cgx_ctx *ctx, int inotify_fd)

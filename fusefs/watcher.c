@@ -90,6 +90,7 @@ static void *watch_loop(void *arg)
 	long long last_rescan = monotonic_ms(), last_metrics = 0;
 	bool ticking = false, releasing, metrics_due;
 	struct cgx_metrics model;
+	struct cgx_release_runs due = {0};
 	size_t nr = 0;
 	unsigned int wakeups = 0;
 
@@ -156,10 +157,11 @@ static void *watch_loop(void *arg)
 		    (r = cgx_release_watch(watcher->ctx, watcher->inotify_fd)) < 0)
 			cgx_log_errno(r, "cannot watch cgroup.events");
 		if (releasing)
-			cgx_release_check(watcher->ctx);
+			cgx_release_check(watcher->ctx, &due);
 		ticking = cgx_memevent_ticking(watcher->ctx);
 		pollfds_refresh(watcher, &fds, &nr);
 		cgx_unlock(watcher->ctx);
+		cgx_release_run(&due);
 		if (metrics_due)
 			metrics_flush(watcher, &model);
 	}
