@@ -176,9 +176,11 @@ int proc_fs_creds(pid_t tid, struct proc_fs_creds **out)
 	/*
 	 * The cgroup2 tree belongs to the initial user namespace: a capability
 	 * held in another one counts for no inode of it (capable_wrt_inode_uidgid
-	 * wants the owner mapped there, which the global root is not).
+	 * wants the owner mapped there, which the global root is not). Asked only
+	 * of an opener that holds one of the two: a user's open spares it.
 	 */
-	init_ns = in_init_userns(tid);
+	init_ns = (cap_eff & (1ULL << CAP_DAC_OVERRIDE_BIT | 1ULL << CAP_SYS_ADMIN_BIT)) &&
+		  in_init_userns(tid);
 	creds->dac_override = init_ns && (cap_eff & (1ULL << CAP_DAC_OVERRIDE_BIT));
 	creds->sys_admin = init_ns && (cap_eff & (1ULL << CAP_SYS_ADMIN_BIT));
 	*out = steal_ptr(creds);
