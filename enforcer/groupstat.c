@@ -17,6 +17,7 @@
  */
 #include "groupstat.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -56,9 +57,9 @@ static int dir_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *control
 
 	if (controller)
 		return knob_read(ctx, dir, controller, file, text);
-	if ((fd = cgx_dir_open(ctx, dir)) < 0)
+	if ((fd = cgx_dir_file_open(ctx, dir, file, O_RDONLY)) < 0)
 		return fd;
-	return read_file_at(fd, file, text);
+	return read_fd(fd, text);
 }
 
 /* @file of @dir added to @sum; what cannot be read counts nothing. */
