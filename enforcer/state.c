@@ -19,6 +19,8 @@
  */
 #include "state.h"
 
+#include "v2scan.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -533,36 +535,8 @@ static int check_carried(struct cgx_ctx *ctx, struct v2_dir *dir, const char *pr
 	return note_unfinished_removal(ctx, dir, h, pending);
 }
 
-/*
- * A directory being loaded, reached by its name from its parent's fd: its
- * records are read without opening it where the kernel can, and it is
- * opened only to list its children or for what needs an fd.
- */
-struct load_dir {
-	int parent_fd;
-	const char *name; /* "": parent_fd is the directory itself */
-	int fd;		  /* -1 until opened */
-	bool may_have_children;
-	uint64_t mnt_id; /* the base's mount: the load never leaves it */
-};
-
-static int load_dir_fd(struct load_dir *at)
-{
-	/* The base too gets a file of its own: its listing's offset is not base_fd's. */
-	if (at->fd < 0)
-		at->fd = v2_open_dir(at->parent_fd, at->name);
-	return at->fd;
-}
-
-static void load_dir_close(struct load_dir *at)
-{
-	if (at->fd >= 0)
-		close(at->fd);
-	at->fd = -1;
-}
-
 /* The records whose value the load reads: a carried or an xv/ record only counts by its name. */
-static bool load_wants_value(const struct v2_dir *dir, const char *name)
+static bool load_wants_value(const char *dir_name, const char *name)
 {
 	static const char *const prefixes[] = {XATTR_GROUP, XATTR_VALUE, XATTR_ATTR};
 
@@ -572,48 +546,38 @@ static bool load_wants_value(const struct v2_dir *dir, const char *name)
 	if (!strcmp(name, XATTR_TUPLE))
 		return true;
 	if (!strcmp(name, XATTR_NAME))
-		return tree_is_hashed_name(dir->name);
+		return tree_is_hashed_name(dir_name);
 	return xattr_record_wants_value(name);
 }
 
-/* The names of the directory's records: the first read of it, -ENOENT once it is gone. */
-/* Where @at's records are read: its own fd once opened, else its parent's with its @name. */
-static int load_dir_records_at(const struct load_dir *at, const char **name)
+/* Users' records are checked and pruned on an fd of their directory (xattr.c). */
+static int load_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
 {
-	*name = at->fd >= 0 ? "" : at->name;
-	return at->fd >= 0 ? at->fd : at->parent_fd;
+	char path[PATH_MAX];
+	int r = tree_path(dir, false, path, sizeof(path));
+
+	return r < 0 ? r : v2_open_dir(ctx->base_fd, path);
 }
 
-static int load_record_names(struct load_dir *at, struct strbuf *names)
+static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, const struct v2scan_dir *scanned,
+		       struct load_pending *pending)
 {
-	const char *name;
-	int fd = load_dir_records_at(at, &name);
-
-	return v2_xattr_list_at(fd, name, names);
-}
-
-static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir *at,
-		       const struct strbuf *names, struct load_pending *pending)
-{
-	_cleanup_strbuf_ struct strbuf value = STRBUF_INIT;
+	const struct v2scan_record *records = scanned->records;
 	bool users_records = false;
-	const char *records_name;
-	int r, records_fd, fd = -1;
+	_cleanup_close_ int fd = -1;
+	int r;
 
-	for (const char *name = names->buf; name < names->buf + names->len;
-	     name += strlen(name) + 1)
-		users_records |= xattr_is_record(name);
-	/* Users' records are checked and pruned on an fd (xattr.c). */
-	if (users_records && (fd = load_dir_fd(at)) < 0)
+	for (unsigned int i = 0; i < scanned->nr_records; i++)
+		users_records |= xattr_is_record(records[i].name);
+	if (users_records && (fd = load_dir_open(ctx, dir)) < 0)
 		return fd;
-	records_fd = load_dir_records_at(at, &records_name);
 	/*
 	 * Group markers first: values and attributes belong to a group. Last,
 	 * once every extended attribute's name is known, the values no name claims.
 	 */
 	for (int pass = 0; pass < 3; pass++) {
-		for (const char *name = names->buf; name < names->buf + names->len;
-		     name += strlen(name) + 1) {
+		for (unsigned int i = 0; i < scanned->nr_records; i++) {
+			const char *name = records[i].name, *value = records[i].value;
 			bool marker = !strncmp(name, XATTR_GROUP, strlen(XATTR_GROUP));
 
 			if (pass == 2) {
@@ -621,7 +585,7 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir 
 					xattr_prune_orphans(ctx, dir, fd, name);
 				continue;
 			}
-			if (marker != (pass == 0) || !load_wants_value(dir, name)) {
+			if (marker != (pass == 0) || !load_wants_value(dir->name, name)) {
 				/* A carried record needs no value: its name says whose it is. */
 				if (pass == 1 &&
 				    !strncmp(name, XATTR_CARRIED, strlen(XATTR_CARRIED)) &&
@@ -630,26 +594,25 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir 
 					return r;
 				continue;
 			}
-			if ((r = v2_xattr_get_at(records_fd, records_name, name, &value)) < 0)
+			if ((r = records[i].err) < 0)
 				return r;
 			if (marker)
-				r = load_group_marker(ctx, dir, name + strlen(XATTR_GROUP),
-						      value.buf);
+				r = load_group_marker(ctx, dir, name + strlen(XATTR_GROUP), value);
 			else if (!strncmp(name, XATTR_VALUE, strlen(XATTR_VALUE)))
-				r = load_file_record(ctx, dir, name + strlen(XATTR_VALUE),
-						     value.buf, false, pending);
+				r = load_file_record(ctx, dir, name + strlen(XATTR_VALUE), value,
+						     false, pending);
 			else if (!strncmp(name, XATTR_ATTR, strlen(XATTR_ATTR)))
-				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value.buf,
+				r = load_file_record(ctx, dir, name + strlen(XATTR_ATTR), value,
 						     true, pending);
 			/* A hashed v2 name says nothing of the v1 name: its record does. */
 			else if (!strcmp(name, XATTR_NAME))
-				r = tree_set_v1_name(&ctx->tree, dir, value.buf);
+				r = tree_set_v1_name(&ctx->tree, dir, value);
 			else if (xattr_is_record(name))
-				r = xattr_load_record(ctx, dir, fd, name, value.buf);
+				r = xattr_load_record(ctx, dir, fd, name, value);
 			else if (!strcmp(name, XATTR_TUPLE)) {
 				struct pending_tuple *p = calloc(1, sizeof(*p));
 
-				if (!p || !(p->text = strdup(value.buf))) {
+				if (!p || !(p->text = strdup(value))) {
 					free(p);
 					return -ENOMEM;
 				}
@@ -664,86 +627,36 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir 
 	return 0;
 }
 
-/* The names of @fd's subdirectories, NUL-separated: read whole before any is loaded. */
-static int read_subdirs(int fd, struct strbuf *names)
+/*
+ * @dir, read as @scanned, and the directories below it: the errors the
+ * scan met are returned where a load reading as it went met them.
+ */
+static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, const struct v2scan_dir *scanned,
+			struct load_pending *pending)
 {
-	_cleanup_free_ char *buf = malloc(32768);
-	ssize_t n;
 	int r;
 
-	if (!buf)
-		return -ENOMEM;
-	while ((n = getdents64(fd, buf, 32768)) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			struct dirent64 *entry = (struct dirent64 *)(buf + off);
-
-			off += entry->d_reclen;
-			if (entry->d_type != DT_DIR || !strcmp(entry->d_name, ".") ||
-			    !strcmp(entry->d_name, ".."))
-				continue;
-			if ((r = strbuf_add(names, entry->d_name, strlen(entry->d_name) + 1)) < 0)
-				return r;
-		}
-	}
-	return n < 0 ? -errno : 0;
-}
-
-/* @dir, whose record names @names were read, and the directories below it. */
-static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, struct load_dir *at,
-			const struct strbuf *names, struct load_pending *pending)
-{
-	_cleanup_strbuf_ struct strbuf children = STRBUF_INIT;
-	_cleanup_strbuf_ struct strbuf child_names = STRBUF_INIT;
-	int r, fd;
-
-	if ((r = load_xattrs(ctx, dir, at, names, pending)) < 0 || !at->may_have_children)
+	if ((r = load_xattrs(ctx, dir, scanned, pending)) < 0 || !scanned->may_have_children)
 		return r;
-	if ((fd = load_dir_fd(at)) < 0)
-		return fd;
-	if ((r = read_subdirs(fd, &children)) < 0)
-		return r;
-	for (const char *name = children.buf; name < children.buf + children.len;
-	     name += strlen(name) + 1) {
-		struct load_dir child_at = {fd, name, -1, true, at->mnt_id};
+	if (scanned->children_err < 0)
+		return scanned->children_err;
+	for (unsigned int i = 0; i < scanned->nr_children; i++) {
+		const struct v2scan_dir *scanned_child = &scanned->children[i];
 		struct v2_dir *child;
-		struct statx stx;
 
-		/* Removed meanwhile: as if never listed. */
-		if (statx(fd, name, AT_SYMLINK_NOFOLLOW,
-			  STATX_TYPE | STATX_NLINK | STATX_CTIME | STATX_MNT_ID, &stx) < 0) {
-			if (errno == ENOENT)
-				continue;
-			return -errno;
-		}
-		if (!S_ISDIR(stx.stx_mode))
+		/* Removed meanwhile (or no directory): as if never listed. */
+		if (scanned_child->err == -ENOENT)
 			continue;
-		/* As v2_open_dir()'s RESOLVE_NO_XDEV: nothing mounted over a directory is read. */
-		if ((stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id != at->mnt_id)
-			return -EXDEV;
-		/*
-		 * cgroup2's (kernfs's) and most file systems' link count of a
-		 * directory is 2 and one for each subdirectory: one of 2 has
-		 * none and is not listed. Where the count means nothing (1), it is.
-		 */
-		child_at.may_have_children = !(stx.stx_mask & STATX_NLINK) || stx.stx_nlink != 2;
-		/* A kernel without getxattrat: one open for all of the directory's records. */
-		if (!v2_xattr_at_supported() && (child_at.fd = v2_open_dir(fd, name)) < 0) {
-			if (child_at.fd == -ENOENT)
-				continue;
-			return child_at.fd;
-		}
-		/* Read before the directory enters the mirror: one gone by now is skipped whole. */
-		if ((r = load_record_names(&child_at, &child_names)) < 0 ||
-		    (r = tree_add_dir(&ctx->tree, dir, name, &child)) < 0) {
-			load_dir_close(&child_at);
+		if (scanned_child->err < 0)
+			return scanned_child->err;
+		/* Read before it enters the mirror: a directory gone by then is skipped whole. */
+		if ((r = tree_add_dir(&ctx->tree, dir, scanned_child->name, &child)) < 0) {
 			if (r == -ENOENT)
 				continue;
 			return r;
 		}
-		child->created = stx.stx_ctime.tv_sec;
-		r = load_subtree(ctx, child, &child_at, &child_names, pending);
-		load_dir_close(&child_at);
-		if (r < 0)
+		child->created = scanned_child->created;
+		if ((r = load_subtree(ctx, child, scanned_child, pending)) < 0)
 			return r;
 	}
 	return 0;
@@ -840,19 +753,16 @@ static int finish_removals(struct cgx_ctx *ctx, struct unfinished_removal *remov
 int state_load(struct cgx_ctx *ctx)
 {
 	struct load_pending loading = {0};
-	struct load_dir base_at = {ctx->base_fd, "", -1, true, 0};
-	_cleanup_strbuf_ struct strbuf base_names = STRBUF_INIT;
 	struct pending_tuple *pending;
-	struct statx stx;
+	struct v2scan scan;
 	int r;
 
 	load_next_id(ctx);
-	r = statx(ctx->base_fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ? -errno : 0;
-	if (r == 0 && (stx.stx_mask & STATX_MNT_ID))
-		base_at.mnt_id = stx.stx_mnt_id;
-	if (r == 0 && (r = load_record_names(&base_at, &base_names)) == 0)
-		r = load_subtree(ctx, ctx->tree.base, &base_at, &base_names, &loading);
-	load_dir_close(&base_at);
+	/* The system calls first, on both cores; the mirror then, on this thread. */
+	r = v2scan_read(ctx->base_fd, load_wants_value, &scan);
+	if (r == 0 && (r = scan.base.err) == 0)
+		r = load_subtree(ctx, ctx->tree.base, &scan.base, &loading);
+	v2scan_free(&scan);
 	pending = loading.tuples;
 	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
 		if (ctx->tree.base->group[h])
