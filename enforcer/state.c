@@ -631,13 +631,14 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, const struct v2s
  * @dir, read as @scanned, and the directories below it: the errors the
  * scan met are returned where a load reading as it went met them.
  */
-static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, const struct v2scan_dir *scanned,
-			struct load_pending *pending)
+static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, struct v2scan *scan,
+			const struct v2scan_dir *scanned, struct load_pending *pending)
 {
 	int r;
 
 	if ((r = load_xattrs(ctx, dir, scanned, pending)) < 0 || !scanned->may_have_children)
 		return r;
+	v2scan_wait(scan, scanned);
 	if (scanned->children_err < 0)
 		return scanned->children_err;
 	for (unsigned int i = 0; i < scanned->nr_children; i++) {
@@ -656,7 +657,7 @@ static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, const struct v2
 			return r;
 		}
 		child->created = scanned_child->created;
-		if ((r = load_subtree(ctx, child, scanned_child, pending)) < 0)
+		if ((r = load_subtree(ctx, child, scan, scanned_child, pending)) < 0)
 			return r;
 	}
 	return 0;
@@ -758,11 +759,11 @@ int state_load(struct cgx_ctx *ctx)
 	int r;
 
 	load_next_id(ctx);
-	/* The system calls first, on both cores; the mirror then, on this thread. */
-	r = v2scan_read(ctx->base_fd, load_wants_value, &scan);
+	/* The system calls on other threads, the mirror on this one meanwhile. */
+	r = v2scan_start(ctx->base_fd, load_wants_value, &scan);
 	if (r == 0 && (r = scan.base.err) == 0)
-		r = load_subtree(ctx, ctx->tree.base, &scan.base, &loading);
-	v2scan_free(&scan);
+		r = load_subtree(ctx, ctx->tree.base, &scan, &scan.base, &loading);
+	v2scan_end(&scan);
 	pending = loading.tuples;
 	for (unsigned int h = 0; r == 0 && h < ctx->hiers.nr; h++) {
 		if (ctx->tree.base->group[h])

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The tree below the base, read on two threads (v2scan.h). A unit of work
- * is a directory whose subdirectories are to be read, with its fd open;
- * the threads share a small stack of them. A thread that finds the stack
- * full reads the directory itself, depth first, so that the fds held stay
- * few whatever the shape of the tree.
+ * is a directory whose subdirectories are to be read; the threads take
+ * them from a stack that holds them in the order the load walks the tree
+ * (depth first, a directory's subdirectories in their listing's order), so
+ * that the load, building the mirror on its own thread meanwhile, finds
+ * what it comes to read already there, or waits for it.
  *
  * Half of a start at 100,000 groups is these system calls, mostly path
- * lookups in kernfs, which run side by side on two cores; the model is
- * built on one thread afterwards, as it was, and never seen from here.
+ * lookups in kernfs: on two cores beside the building of the mirror, which
+ * stays on one thread as it was and is never seen from here.
  */
 #include "v2scan.h"
 
@@ -23,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SCAN_STACK_MAX	64
+#define SCAN_THREADS	2
 #define SCAN_DENTS_SIZE 32768
 #define ARENA_CHUNK	(1U << 20)
 
@@ -37,7 +38,6 @@ struct v2scan_arena {
 	size_t used, size;
 	char data[];
 };
-
 static void *arena_alloc(struct v2scan_arena **arena, size_t size)
 {
 	struct v2scan_arena *chunk = *arena;
@@ -83,27 +83,26 @@ static void arenas_free(struct v2scan_arena *arena)
 	}
 }
 
-struct scan_work {
-	struct v2scan_dir *dir;
-	int fd;
-};
-
-struct scan_shared {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct scan_work stack[SCAN_STACK_MAX];
-	unsigned int nr;
-	unsigned int busy; /* threads reading a directory, which may push more */
-	uint64_t mnt_id;   /* the base's mount: the scan never leaves it */
-	v2scan_wants_value *wants_value;
-};
-
 /* One thread's buffers, reused from one directory to the next. */
 struct scanner {
-	struct scan_shared *shared;
+	struct v2scan_shared *shared;
 	struct v2scan_arena *arena;
 	struct strbuf names, value;
 	char *dents;
+};
+
+struct v2scan_shared {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* work pushed, a directory ready, the scan stopped */
+	struct v2scan_dir *stack;
+	unsigned int busy; /* threads reading a directory, which may push more */
+	bool stop;
+	int base_fd;
+	uint64_t mnt_id; /* the base's mount: the scan never leaves it */
+	v2scan_wants_value *wants_value;
+	struct scanner scanner[SCAN_THREADS];
+	pthread_t thread[SCAN_THREADS];
+	bool started[SCAN_THREADS];
 };
 
 static size_t count_names(const struct strbuf *names)
@@ -185,10 +184,25 @@ static int list_children(struct scanner *sc, int fd, struct v2scan_dir *dir)
 	return 0;
 }
 
-static void scan_dir(struct scanner *sc, struct v2scan_dir *dir, int fd);
+/* "@parent/@name" beneath the base, for a directory opened to read its subdirectories. */
+static const char *child_path(struct scanner *sc, const char *parent, const char *name)
+{
+	size_t parent_len = strlen(parent), name_len = strlen(name);
+	char *path = arena_alloc(&sc->arena, parent_len + 1 + name_len + 1);
 
-/* A child @dir of @parent_fd: its statx, its records, then its own children. */
-static void read_child(struct scanner *sc, int parent_fd, struct v2scan_dir *dir)
+	if (!path)
+		return NULL;
+	if (parent_len) {
+		memcpy(path, parent, parent_len);
+		path[parent_len++] = '/';
+	}
+	memcpy(path + parent_len, name, name_len + 1);
+	return path;
+}
+
+/* A subdirectory @dir of @parent, listed on @parent_fd: its statx and its records. */
+static void read_child(struct scanner *sc, const struct v2scan_dir *parent, int parent_fd,
+		       struct v2scan_dir *dir)
 {
 	_cleanup_close_ int fd = -1;
 	struct statx stx;
@@ -226,83 +240,73 @@ static void read_child(struct scanner *sc, int parent_fd, struct v2scan_dir *dir
 		dir->err = read_records(sc, parent_fd, dir->name, dir);
 	if (dir->err < 0 || !dir->may_have_children)
 		return;
-	if (fd < 0 && (fd = v2_open_dir(parent_fd, dir->name)) < 0) {
+	/* Without a path, it is ready already: the load returns its error there. */
+	if (!(dir->path = child_path(sc, parent->path, dir->name))) {
+		dir->children_err = -ENOMEM;
+		dir->ready = true;
+	}
+}
+
+/* The subdirectories of @dir and, for each, its statx and its records. */
+static void read_children(struct scanner *sc, struct v2scan_dir *dir)
+{
+	_cleanup_close_ int fd = v2_open_dir(sc->shared->base_fd, dir->path);
+
+	if (fd < 0) {
 		dir->children_err = fd;
 		return;
 	}
-	scan_dir(sc, dir, steal_fd(fd));
-}
-
-/* Reads the subdirectories of @dir, whose @fd it closes. */
-static void read_children(struct scanner *sc, struct v2scan_dir *dir, int fd)
-{
-	if ((dir->children_err = list_children(sc, fd, dir)) < 0)
+	if ((dir->children_err = list_children(sc, fd, dir)) < 0) {
 		dir->nr_children = 0;
-	for (unsigned int i = 0; i < dir->nr_children; i++)
-		read_child(sc, fd, &dir->children[i]);
-	close(fd);
-}
-
-/* @dir's subdirectories are left to whichever thread is free, or read here when many wait. */
-static void scan_dir(struct scanner *sc, struct v2scan_dir *dir, int fd)
-{
-	struct scan_shared *shared = sc->shared;
-
-	pthread_mutex_lock(&shared->lock);
-	if (shared->nr < SCAN_STACK_MAX) {
-		shared->stack[shared->nr++] = (struct scan_work){dir, fd};
-		pthread_cond_signal(&shared->cond);
-		pthread_mutex_unlock(&shared->lock);
 		return;
 	}
-	pthread_mutex_unlock(&shared->lock);
-	read_children(sc, dir, fd);
+	for (unsigned int i = 0; i < dir->nr_children; i++)
+		read_child(sc, dir, fd, &dir->children[i]);
 }
 
-/* Takes work until the stack is empty and no thread can push more. */
+/* With the lock: @dir's subdirectories that have their own go on the stack, the first on top. */
+static void push_children(struct v2scan_shared *shared, struct v2scan_dir *dir)
+{
+	for (unsigned int i = dir->nr_children; i-- > 0;) {
+		struct v2scan_dir *child = &dir->children[i];
+
+		if (child->path && !child->ready) {
+			child->next = shared->stack;
+			shared->stack = child;
+		}
+	}
+}
+
+/* Takes work until the stack is empty and no thread can push more, or the scan stops. */
 static void *scan_thread(void *arg)
 {
 	struct scanner *sc = arg;
-	struct scan_shared *shared = sc->shared;
+	struct v2scan_shared *shared = sc->shared;
 
 	pthread_mutex_lock(&shared->lock);
-	for (;;) {
-		if (shared->nr) {
-			struct scan_work work = shared->stack[--shared->nr];
+	while (!shared->stop && (shared->stack || shared->busy)) {
+		struct v2scan_dir *dir = shared->stack;
 
-			shared->busy++;
-			pthread_mutex_unlock(&shared->lock);
-			read_children(sc, work.dir, work.fd);
-			pthread_mutex_lock(&shared->lock);
-			if (!--shared->busy && !shared->nr)
-				pthread_cond_broadcast(&shared->cond);
+		if (!dir) {
+			pthread_cond_wait(&shared->cond, &shared->lock);
 			continue;
 		}
-		if (!shared->busy)
-			break;
-		pthread_cond_wait(&shared->cond, &shared->lock);
+		shared->stack = dir->next;
+		shared->busy++;
+		pthread_mutex_unlock(&shared->lock);
+		read_children(sc, dir);
+		pthread_mutex_lock(&shared->lock);
+		push_children(shared, dir);
+		dir->ready = true;
+		shared->busy--;
+		pthread_cond_broadcast(&shared->cond);
 	}
 	pthread_mutex_unlock(&shared->lock);
 	return NULL;
 }
 
-static void scanner_release(struct scanner *sc, struct v2scan *scan)
-{
-	/* The arena outlives the thread: the scan's directories live in it. */
-	while (sc->arena) {
-		struct v2scan_arena *chunk = sc->arena;
-
-		sc->arena = chunk->next;
-		chunk->next = scan->arenas;
-		scan->arenas = chunk;
-	}
-	strbuf_release(&sc->names);
-	strbuf_release(&sc->value);
-	free(sc->dents);
-}
-
-/* The second thread, with every signal blocked: the daemon's handlers run on its own. */
-static bool helper_start(pthread_t *thread, struct scanner *sc)
+/* Every signal blocked: the daemon's handlers run on its own threads. */
+static bool thread_start(pthread_t *thread, struct scanner *sc)
 {
 	sigset_t all, old;
 	bool started;
@@ -314,45 +318,74 @@ static bool helper_start(pthread_t *thread, struct scanner *sc)
 	return started;
 }
 
-int v2scan_read(int base_fd, v2scan_wants_value *wants_value, struct v2scan *scan)
+int v2scan_start(int base_fd, v2scan_wants_value *wants_value, struct v2scan *scan)
 {
-	struct scan_shared shared = {
-		.lock = PTHREAD_MUTEX_INITIALIZER,
-		.cond = PTHREAD_COND_INITIALIZER,
-		.wants_value = wants_value,
-	};
-	struct scanner sc[2] = {{.shared = &shared}, {.shared = &shared}};
-	pthread_t helper;
-	bool helped = false;
+	struct v2scan_shared *shared;
+	bool any_started = false;
 	struct statx stx;
-	int r = 0, fd;
 
-	*scan = (struct v2scan){.base = {.name = "", .may_have_children = true}};
+	*scan = (struct v2scan){.base = {.name = "", .path = "", .may_have_children = true}};
+	if (!(shared = calloc(1, sizeof(*shared))))
+		return -ENOMEM;
+	scan->shared = shared;
+	pthread_mutex_init(&shared->lock, NULL);
+	pthread_cond_init(&shared->cond, NULL);
+	shared->base_fd = base_fd;
+	shared->wants_value = wants_value;
+	for (unsigned int i = 0; i < SCAN_THREADS; i++) {
+		shared->scanner[i].shared = shared;
+		if (!(shared->scanner[i].dents = malloc(SCAN_DENTS_SIZE)))
+			return -ENOMEM;
+	}
 	if (statx(base_fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0)
 		return -errno;
 	if (stx.stx_mask & STATX_MNT_ID)
-		shared.mnt_id = stx.stx_mnt_id;
-	for (unsigned int i = 0; i < ARRAY_SIZE(sc); i++)
-		if (!(sc[i].dents = malloc(SCAN_DENTS_SIZE)))
-			r = -ENOMEM;
-	if (r == 0 && (scan->base.err = read_records(&sc[0], base_fd, "", &scan->base)) == 0) {
-		/* The base too gets a file of its own: its listing's offset is not base_fd's. */
-		if ((fd = v2_open_dir(base_fd, "")) < 0)
-			scan->base.children_err = fd;
-		else
-			scan_dir(&sc[0], &scan->base, fd);
-		helped = helper_start(&helper, &sc[1]);
-		scan_thread(&sc[0]);
-		if (helped)
-			pthread_join(helper, NULL);
-	}
-	for (unsigned int i = 0; i < ARRAY_SIZE(sc); i++)
-		scanner_release(&sc[i], scan);
-	return r;
+		shared->mnt_id = stx.stx_mnt_id;
+	/* On this thread, before any other starts: the load begins with them. */
+	if ((scan->base.err = read_records(&shared->scanner[0], base_fd, "", &scan->base)) < 0)
+		return 0;
+	shared->stack = &scan->base;
+	for (unsigned int i = 0; i < SCAN_THREADS; i++)
+		any_started |= shared->started[i] =
+			thread_start(&shared->thread[i], &shared->scanner[i]);
+	/* No thread to be had: the scan is read whole here, then built. */
+	if (!any_started)
+		scan_thread(&shared->scanner[0]);
+	return 0;
 }
 
-void v2scan_free(struct v2scan *scan)
+void v2scan_wait(struct v2scan *scan, const struct v2scan_dir *dir)
 {
-	arenas_free(scan->arenas);
-	scan->arenas = NULL;
+	struct v2scan_shared *shared = scan->shared;
+
+	pthread_mutex_lock(&shared->lock);
+	while (!dir->ready)
+		pthread_cond_wait(&shared->cond, &shared->lock);
+	pthread_mutex_unlock(&shared->lock);
+}
+
+void v2scan_end(struct v2scan *scan)
+{
+	struct v2scan_shared *shared = scan->shared;
+
+	if (!shared)
+		return;
+	pthread_mutex_lock(&shared->lock);
+	shared->stop = true;
+	pthread_cond_broadcast(&shared->cond);
+	pthread_mutex_unlock(&shared->lock);
+	for (unsigned int i = 0; i < SCAN_THREADS; i++) {
+		struct scanner *sc = &shared->scanner[i];
+
+		if (shared->started[i])
+			pthread_join(shared->thread[i], NULL);
+		arenas_free(sc->arena);
+		strbuf_release(&sc->names);
+		strbuf_release(&sc->value);
+		free(sc->dents);
+	}
+	pthread_cond_destroy(&shared->cond);
+	pthread_mutex_destroy(&shared->lock);
+	free(shared);
+	scan->shared = NULL;
 }
