@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/kcmp.h>
 #include <pthread.h>
 #include <signal.h>
@@ -119,22 +120,30 @@ static bool in_init_userns(pid_t tid)
 	return self && read_link(path, task_ns, sizeof(task_ns)) == 0 && !strcmp(self, task_ns);
 }
 
-static unsigned long long status_cap_eff(const char *status)
+/*
+ * The effective capabilities of task @tid (its status's CapEff), by one
+ * capget(2): a read of /proc/TID/status costs three system calls and the
+ * kernel's printing of some fifty fields.
+ */
+static int task_cap_eff(pid_t tid, unsigned long long *cap_eff)
 {
-	const char *field = status_field(status, "CapEff:");
-	unsigned long long cap_eff;
+	struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, tid};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {0};
 
-	return field && sscanf(field, "%llx", &cap_eff) == 1 ? cap_eff : 0;
+	if (syscall(SYS_capget, &header, data) < 0)
+		return -errno;
+	*cap_eff = (unsigned long long)data[1].effective << 32 | data[0].effective;
+	return 0;
 }
 
 int proc_has_init_ns_cap(pid_t tid, unsigned int cap_bit)
 {
-	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
+	unsigned long long cap_eff = 0;
 	int r;
 
-	if ((r = proc_read(tid, "status", &status)) < 0)
+	if ((r = task_cap_eff(tid, &cap_eff)) < 0)
 		return r;
-	if (!(status_cap_eff(status.buf) & (1ULL << cap_bit)))
+	if (!(cap_eff & (1ULL << cap_bit)))
 		return -EPERM;
 	return in_init_userns(tid) ? 0 : -EPERM;
 }
@@ -148,19 +157,37 @@ int proc_fs_creds(pid_t tid, struct proc_fs_creds **out)
 {
 	_cleanup_strbuf_ struct strbuf status = STRBUF_INIT;
 	_cleanup_free_ struct proc_fs_creds *creds = NULL;
-	const char *field;
-	unsigned long long cap_eff;
+	const char *field = NULL;
+	unsigned long long cap_eff = 0;
 	unsigned int nr = 0;
 	bool init_ns;
 	int r;
 
-	if ((r = proc_read(tid, "status", &status)) < 0)
+	if ((r = task_cap_eff(tid, &cap_eff)) < 0)
 		return r;
-	if (!(field = status_field(status.buf, "Groups:")))
-		return -EIO;
-	/* As many as the line has words: root sets them, up to NGROUPS_MAX. */
-	for (const char *c = field; *c && *c != '\n'; c++)
-		nr += (*c >= '0' && *c <= '9') && (c == field || c[-1] == ' ' || c[-1] == '\t');
+	/*
+	 * The cgroup2 tree belongs to the initial user namespace: a capability
+	 * held in another one counts for no inode of it (capable_wrt_inode_uidgid
+	 * wants the owner mapped there, which the global root is not). Asked only
+	 * of an opener that holds one of the two: a user's open spares it.
+	 */
+	init_ns = (cap_eff & (1ULL << CAP_DAC_OVERRIDE_BIT | 1ULL << CAP_SYS_ADMIN_BIT)) &&
+		  in_init_userns(tid);
+	/*
+	 * Groups decide only what CAP_DAC_OVERRIDE does not override (the
+	 * cgroup.procs a move crosses to, tasks.c): an opener that holds it, as
+	 * root mostly does, is not asked for them.
+	 */
+	if (!init_ns || !(cap_eff & (1ULL << CAP_DAC_OVERRIDE_BIT))) {
+		if ((r = proc_read(tid, "status", &status)) < 0)
+			return r;
+		if (!(field = status_field(status.buf, "Groups:")))
+			return -EIO;
+		/* As many as the line has words: root sets them, up to NGROUPS_MAX. */
+		for (const char *c = field; *c && *c != '\n'; c++)
+			nr += (*c >= '0' && *c <= '9') &&
+			      (c == field || c[-1] == ' ' || c[-1] == '\t');
+	}
 	if (!(creds = calloc(1, sizeof(*creds) + nr * sizeof(creds->groups[0]))))
 		return -ENOMEM;
 	for (const char *c = field; creds->nr_groups < nr;) {
@@ -172,15 +199,6 @@ int proc_fs_creds(pid_t tid, struct proc_fs_creds **out)
 		creds->groups[creds->nr_groups++] = (gid_t)gid;
 		c = end;
 	}
-	cap_eff = status_cap_eff(status.buf);
-	/*
-	 * The cgroup2 tree belongs to the initial user namespace: a capability
-	 * held in another one counts for no inode of it (capable_wrt_inode_uidgid
-	 * wants the owner mapped there, which the global root is not). Asked only
-	 * of an opener that holds one of the two: a user's open spares it.
-	 */
-	init_ns = (cap_eff & (1ULL << CAP_DAC_OVERRIDE_BIT | 1ULL << CAP_SYS_ADMIN_BIT)) &&
-		  in_init_userns(tid);
 	creds->dac_override = init_ns && (cap_eff & (1ULL << CAP_DAC_OVERRIDE_BIT));
 	creds->sys_admin = init_ns && (cap_eff & (1ULL << CAP_SYS_ADMIN_BIT));
 	*out = steal_ptr(creds);

@@ -20,7 +20,7 @@ struct proc_fs_creds {
 	bool dac_override; /* CAP_DAC_OVERRIDE, in the initial user namespace */
 	bool sys_admin;	   /* CAP_SYS_ADMIN, in the initial user namespace */
 	unsigned int nr_groups;
-	gid_t groups[]; /* the supplementary groups */
+	gid_t groups[]; /* the supplementary groups; none read when dac_override */
 };
 
 #define CAP_DAC_OVERRIDE_BIT 1
