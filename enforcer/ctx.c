@@ -203,6 +203,7 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 	    (r = cgx_aggregate_settle(ctx)) < 0)
 		goto fail;
 	memevent_restore(ctx, options->listeners_per_uid);
+	release_arm_populated(ctx);
 	cgx_dir_fds_close(ctx);
 	*out = ctx;
 	return 0;

@@ -66,6 +66,23 @@ wait_calls() {
 	[ "$(wc -l <"$AGENT_DIR/calls")" = 2 ]
 }
 
+@test "a group that held its task across a restart releases when it empties at once" {
+	echo "$AGENT_DIR/agent" >"$H/release_agent"
+	mkdir "$H/kept" "$H/idle"
+	echo 1 >"$H/kept/notify_on_release"
+	echo 1 >"$H/idle/notify_on_release"
+	spawn_sleeper
+	echo "$pid" >"$H/kept/tasks"
+	stop_cgxfs
+	start_cgxfs
+	# Moved out before the new daemon's watcher has looked: still a release.
+	echo "$pid" >"$H/tasks"
+	[ "$(wait_calls 1 | cut -d' ' -f1)" = /kept ]
+	# idle was empty before the restart: it never filled, so it never releases.
+	sleep 1.5
+	[ "$(cut -d' ' -f1 "$AGENT_DIR/calls")" = /kept ]
+}
+
 @test "no agent, no call; an agent set in one hierarchy serves only that one" {
 	mkdir "$H/g" "$MNT/pids/g"
 	echo 1 >"$H/g/notify_on_release"
