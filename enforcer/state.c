@@ -550,15 +550,6 @@ static bool load_wants_value(const char *dir_name, const char *name)
 	return xattr_record_wants_value(name);
 }
 
-/* Users' records are checked and pruned on an fd of their directory (xattr.c). */
-static int load_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
-{
-	char path[PATH_MAX];
-	int r = tree_path(dir, false, path, sizeof(path));
-
-	return r < 0 ? r : v2_open_dir(ctx->base_fd, path);
-}
-
 static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, const struct v2scan_dir *scanned,
 		       struct load_pending *pending)
 {
@@ -569,7 +560,8 @@ static int load_xattrs(struct cgx_ctx *ctx, struct v2_dir *dir, const struct v2s
 
 	for (unsigned int i = 0; i < scanned->nr_records; i++)
 		users_records |= xattr_is_record(records[i].name);
-	if (users_records && (fd = load_dir_open(ctx, dir)) < 0)
+	/* Users' records are checked and pruned on an fd of their directory (xattr.c). */
+	if (users_records && (fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
 	/*
 	 * Group markers first: values and attributes belong to a group. Last,

@@ -22,42 +22,37 @@ int cgx_dir_open(struct cgx_ctx *ctx, const struct v2_dir *dir)
 	return r;
 }
 
+/* The slot of the fd of @dir this request holds, or -1. */
+static int dir_fd_slot(const struct cgx_dir_fds *fds, const struct v2_dir *dir)
+{
+	/* The serial, not the address alone: a freed directory's memory may be another's. */
+	for (unsigned int i = 0; i < fds->nr; i++)
+		if (fds->slot[i].dir == dir && fds->slot[i].serial == dir->serial)
+			return (int)i;
+	return -1;
+}
+
 int cgx_dir_get(struct cgx_ctx *ctx, const struct v2_dir *dir)
 {
 	struct cgx_dir_fds *fds = &ctx->dir_fds;
+	int i = dir_fd_slot(fds, dir), fd;
 
-	for (unsigned int i = 0; i < fds->nr; i++) {
-		int fd = fds->slot[i].fd;
-
-		/* The serial, not the address alone: a freed directory's memory may be another's.
-		 */
-		if (fds->slot[i].dir != dir || fds->slot[i].serial != dir->serial)
-			continue;
-		fds->slot[i] = fds->slot[--fds->nr];
-		return fd;
-	}
-	return cgx_dir_open(ctx, dir);
-}
-
-/* The fd of @dir this request holds, kept in its place; -1 when it holds none. */
-static int dir_fd_held(const struct cgx_ctx *ctx, const struct v2_dir *dir)
-{
-	const struct cgx_dir_fds *fds = &ctx->dir_fds;
-
-	for (unsigned int i = 0; i < fds->nr; i++)
-		if (fds->slot[i].dir == dir && fds->slot[i].serial == dir->serial)
-			return fds->slot[i].fd;
-	return -1;
+	if (i < 0)
+		return cgx_dir_open(ctx, dir);
+	fd = fds->slot[i].fd;
+	fds->slot[i] = fds->slot[--fds->nr];
+	return fd;
 }
 
 int cgx_dir_file_open(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *name, int flags)
 {
-	int held = dir_fd_held(ctx, dir);
+	int held = dir_fd_slot(&ctx->dir_fds, dir);
 	char dir_path[PATH_MAX], path[PATH_MAX];
 	int fd, r;
 
+	/* Through the fd the request holds, which stays in its place. */
 	if (held >= 0) {
-		fd = openat(held, name, flags | O_CLOEXEC | O_NOFOLLOW);
+		fd = openat(ctx->dir_fds.slot[held].fd, name, flags | O_CLOEXEC | O_NOFOLLOW);
 		return fd < 0 ? -errno : fd;
 	}
 	if ((r = tree_path(dir, false, dir_path, sizeof(dir_path))) < 0)
