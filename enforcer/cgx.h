@@ -178,9 +178,12 @@ void cgx_deprecation_tick(struct cgx_ctx *ctx);
  * those carrying v1 groups are made again, leaves forgotten (reconcile.c).
  * Without @thorough (and no removal seen by an operation since the last
  * pass), a directory whose subdirectory count matches the mirror is taken
- * as whole: one fstat per inner directory instead of one per directory.
+ * as whole: one fstatat per inner directory instead of one per directory.
+ * Called without the lock, which it takes and gives up in slices, so that
+ * requests are served during a pass. Without @due, only a removal an
+ * operation saw makes a pass.
  */
-int cgx_reconcile(struct cgx_ctx *ctx, bool thorough);
+int cgx_reconcile(struct cgx_ctx *ctx, bool due, bool thorough);
 
 /*
  * Retires the leaves moves emptied since the last call (tasks.c): the

@@ -96,25 +96,6 @@ static int add_own_region(struct cgx_ctx *ctx, struct v2_dir *group, struct v2_d
 	return 0;
 }
 
-/* The directory standing at @path below the base in the mirror, or NULL. */
-static struct v2_dir *mirror_lookup(struct cgx_ctx *ctx, const char *path)
-{
-	struct v2_dir *dir = ctx->tree.base;
-	char name[NAME_MAX + 1];
-
-	while (dir && *path) {
-		size_t len = strcspn(path, "/");
-
-		if (len > NAME_MAX)
-			return NULL;
-		memcpy(name, path, len);
-		name[len] = '\0';
-		dir = tree_child(&ctx->tree, dir, name);
-		path += len + (path[len] == '/');
-	}
-	return dir;
-}
-
 static int dir_ino(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long *ino)
 {
 	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
@@ -148,8 +129,8 @@ static int carried_load(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int 
 				     group->parent ? group->name : "the root");
 	/* A daemon killed between the fold and the rmdir: the leaf still counts for itself. */
 	if (rec->last_path) {
-		if ((leaf = mirror_lookup(ctx, rec->last_path)) && dir_ino(ctx, leaf, &ino) == 0 &&
-		    ino == rec->last_ino)
+		if ((leaf = tree_dir_at(&ctx->tree, rec->last_path)) &&
+		    dir_ino(ctx, leaf, &ino) == 0 && ino == rec->last_ino)
 			carry_undo_last(rec);
 		else
 			carry_keep_last(rec);

@@ -300,6 +300,8 @@ void tree_dir_renew(struct v2_tree *tree, struct v2_dir *dir)
 
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir)
 {
+	if (tree->cursor && tree_is_ancestor(dir, tree->cursor))
+		tree->cursor = tree_preorder_next(dir, false);
 	name_index_remove(tree, dir);
 	*dir->sibling_pprev = dir->next_sibling;
 	if (dir->next_sibling)
@@ -409,6 +411,34 @@ unsigned int tree_depth(const struct v2_dir *dir)
 	for (; dir->parent; dir = dir->parent)
 		depth++;
 	return depth;
+}
+
+struct v2_dir *tree_preorder_next(const struct v2_dir *dir, bool descend)
+{
+	if (descend && dir->first_child)
+		return dir->first_child;
+	for (; dir->parent; dir = dir->parent)
+		if (dir->next_sibling)
+			return dir->next_sibling;
+	return NULL;
+}
+
+struct v2_dir *tree_dir_at(const struct v2_tree *tree, const char *path)
+{
+	struct v2_dir *dir = tree->base;
+	char name[NAME_MAX + 1];
+
+	while (dir && *path) {
+		size_t len = strcspn(path, "/");
+
+		if (len > NAME_MAX)
+			return NULL;
+		memcpy(name, path, len);
+		name[len] = '\0';
+		dir = tree_child(tree, dir, name);
+		path += len + (path[len] == '/');
+	}
+	return dir;
 }
 
 bool tree_is_ancestor(const struct v2_dir *ancestor, const struct v2_dir *dir)

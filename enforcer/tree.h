@@ -119,6 +119,13 @@ struct v2_tree {
 	 */
 	struct v2_dir **name_buckets, **v1_name_buckets;
 	unsigned int nr_name_buckets;
+	/*
+	 * Where a walk that gives the lock up between its steps goes on (the
+	 * watcher's pass, reconcile.c), NULL when none is under way:
+	 * tree_remove_dir() moves it past the directory it removes, so that it
+	 * never points at freed memory.
+	 */
+	struct v2_dir *cursor;
 };
 
 void v1_group_free(struct v1_group *group);
@@ -164,6 +171,14 @@ int tree_set_leaf(struct v2_tree *tree, struct v2_dir *dir, const struct tuple *
 void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir);
 
 unsigned int tree_depth(const struct v2_dir *dir);
+/*
+ * The directory after @dir in preorder (parents before children), its
+ * subtree skipped unless @descend; NULL after the last. The base is never
+ * returned.
+ */
+struct v2_dir *tree_preorder_next(const struct v2_dir *dir, bool descend);
+/* The directory at @path (v2 names from the base, as tree_path() gives), or NULL. */
+struct v2_dir *tree_dir_at(const struct v2_tree *tree, const char *path);
 bool tree_is_ancestor(const struct v2_dir *ancestor, const struct v2_dir *dir);
 /*
  * Does @leaf hold members of @group (or of a group below it) in hierarchy

@@ -88,7 +88,7 @@ static void *watch_loop(void *arg)
 	struct watcher *watcher = arg;
 	_cleanup_free_ struct pollfd *fds = NULL;
 	long long last_rescan = monotonic_ms(), last_metrics = 0;
-	bool ticking = false, releasing, metrics_due;
+	bool ticking = false, releasing, metrics_due, reconcile_due;
 	struct cgx_metrics model;
 	struct cgx_release_runs due = {0};
 	size_t nr = 0;
@@ -131,11 +131,7 @@ static void *watch_loop(void *arg)
 		}
 		if (fds[2].revents)
 			drain(watcher->inotify_fd);
-		if ((watcher->ctx->reconcile_wanted || ++wakeups % RECONCILE_EVERY == 0) &&
-		    (r = cgx_reconcile(watcher->ctx,
-				       wakeups % (RECONCILE_EVERY * RECONCILE_THOROUGH_EVERY) ==
-					       0)) < 0)
-			cgx_log_errno(r, "cannot repair the mirror of the v2 tree");
+		reconcile_due = ++wakeups % RECONCILE_EVERY == 0;
 		cgx_retire_vacated_leaves(watcher->ctx);
 		if ((r = cgx_aggregate_rebalance(watcher->ctx)) < 0)
 			cgx_log_errno(r, "cannot rebalance the split limits");
@@ -162,6 +158,11 @@ static void *watch_loop(void *arg)
 		pollfds_refresh(watcher, &fds, &nr);
 		cgx_unlock(watcher->ctx);
 		cgx_release_run(&due);
+		/* It takes the lock in slices: requests are served meanwhile. */
+		if ((r = cgx_reconcile(watcher->ctx, reconcile_due,
+				       wakeups % (RECONCILE_EVERY * RECONCILE_THOROUGH_EVERY) ==
+					       0)) < 0)
+			cgx_log_errno(r, "cannot repair the mirror of the v2 tree");
 		if (metrics_due)
 			metrics_flush(watcher, &model);
 	}

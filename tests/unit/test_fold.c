@@ -331,6 +331,37 @@ static void test_outside_leaves_hold_members_beyond_the_directory(void)
 	CHECK_EQ_INT(count_outside(tree.base, MEMORY, NULL), 0);
 }
 
+/* The walk that gives the lock up between its steps (reconcile.c) and the removals meanwhile. */
+static void test_cursor_moves_past_removed_directories(void)
+{
+	struct v2_dir *w, *wx, *wy, *z, *d;
+
+	tree_add_dir(&tree, tree.base, "w", &w);
+	tree_add_dir(&tree, w, "y", &wy);
+	tree_add_dir(&tree, w, "x", &wx); /* children are listed newest first: x, y */
+	tree_add_dir(&tree, tree.base, "z", &z);
+	CHECK(tree_preorder_next(z, true) == w); /* z is the base's newest child */
+	CHECK(tree_preorder_next(w, true) == wx);
+	CHECK(tree_preorder_next(w, false) != wx && tree_preorder_next(w, false) != wy);
+	CHECK(tree_preorder_next(wx, true) == wy);
+	CHECK(tree_dir_at(&tree, "w/y") == wy);
+	CHECK(tree_dir_at(&tree, "") == tree.base);
+	CHECK(!tree_dir_at(&tree, "w/nothere"));
+
+	tree.cursor = wx;
+	tree_remove_dir(&tree, wx);
+	CHECK(tree.cursor == wy);
+	d = tree_preorder_next(w, false);
+	tree_remove_dir(&tree, wy);
+	CHECK(tree.cursor == d); /* the last child gone: on past its parent */
+	tree.cursor = z;
+	tree_remove_dir(&tree, w); /* not at the cursor: it stays */
+	CHECK(tree.cursor == z);
+	tree_remove_dir(&tree, z);
+	CHECK(tree.cursor == d);
+	tree.cursor = NULL;
+}
+
 int main(void)
 {
 	hier_set_parse(&hiers, "cpuset;cpu,cpuacct;blkio;memory");
@@ -352,6 +383,7 @@ int main(void)
 	test_long_names_round_trip_through_tuples();
 	test_group_ids_are_kept_and_never_reused();
 	test_outside_leaves_hold_members_beyond_the_directory();
+	test_cursor_moves_past_removed_directories();
 
 	tree_release(&tree);
 	hier_set_release(&hiers);
