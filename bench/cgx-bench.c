@@ -149,6 +149,12 @@ struct run {
 		long rss_restarted_kib;
 		double idle_seconds;
 		double idle_cpu_seconds;
+		/* Reads of a knob every millisecond: at rest, and while a thorough pass repairs. */
+		struct read_probe {
+			unsigned int nr;
+			uint64_t p99_ns, worst_ns;
+		} at_rest, repairing;
+		bool repaired;
 	} scale;
 };
 
@@ -1276,6 +1282,14 @@ static void report_scale_to(struct run *run, FILE *out)
 		"  VmRSS %ld KiB mounted with no group, %ld KiB after making them, %ld KiB "
 		"restarted and idle\n",
 		run->rss_mounted_kib, scale->rss_made_kib, scale->rss_restarted_kib);
+	fprintf(out, "\na read of %s/notify_on_release every millisecond, 3 s:\n", scale->deep);
+	fprintf(out, "%-40s %10.0f us %8.1f ms  (%u reads)\n", "  at rest: p99, worst",
+		scale->at_rest.p99_ns / 1e3, scale->at_rest.worst_ns / 1e6, scale->at_rest.nr);
+	fprintf(out, "%-40s %10.0f us %8.1f ms  (%u reads)\n", "  during a thorough repair pass",
+		scale->repairing.p99_ns / 1e3, scale->repairing.worst_ns / 1e6,
+		scale->repairing.nr);
+	fprintf(out, "  the directory removed behind its back %s\n",
+		scale->repaired ? "was made again" : "was NOT made again within 3 s");
 }
 
 /* The report, without the blanks an empty last column leaves at the end of a line. */
@@ -1459,6 +1473,71 @@ static int make_tree(struct run *run, const char *root, unsigned int n)
 	return 0;
 }
 
+/*
+ * A read of @path every millisecond for @ms: a request that waits for the
+ * watcher's pass over the whole mirror shows as the worst read.
+ */
+static int probe_reads(const char *path, unsigned int ms, struct read_probe *probe)
+{
+	unsigned int cap = ms + 1;
+	_cleanup_free_ uint64_t *samples = calloc(cap, sizeof(*samples));
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000;
+	char buf[256];
+
+	if (!samples)
+		return -ENOMEM;
+	probe->nr = 0;
+	while (probe->nr < cap && now_ns() < end) {
+		uint64_t start = now_ns();
+		ssize_t n;
+
+		if (stop_signal)
+			return -EINTR;
+		if ((n = read_to_eof(path, buf, sizeof(buf))) < 0)
+			return warn_errno((int)n, "read %s", path);
+		samples[probe->nr++] = now_ns() - start;
+		sleep_ms(1);
+	}
+	qsort(samples, probe->nr, sizeof(*samples), cmp_u64);
+	probe->p99_ns = samples[probe->nr * 99 / 100];
+	probe->worst_ns = samples[probe->nr - 1];
+	return 0;
+}
+
+/*
+ * A group's v2 directory removed behind the daemon's back, and a write to
+ * it that finds it gone (the read of a knob kept in memory would not): the
+ * watcher's next pass is a thorough one, an fstatat of every directory of
+ * the base, and makes it again.
+ */
+static int probe_during_repair(struct run *run)
+{
+	struct scale_result *scale = &run->scale;
+	char knob[PATH_MAX], gone[PATH_MAX], root[PATH_MAX], flag[PATH_MAX];
+	const char *group = "scale/d00000/g00000";
+	struct stat st;
+	int r;
+
+	if ((r = path_join(knob, scale->deep, "notify_on_release")) < 0 ||
+	    (r = path_join(gone, run->base[DAEMON_CGXFS].path, group)) < 0)
+		return r;
+	if ((r = probe_reads(knob, 3000, &scale->at_rest)) < 0)
+		return r;
+	if (rmdir(gone) < 0)
+		return warn_errno(-errno, "rmdir %s", gone);
+	/* The deepest is scale/dNNNNN/gNNNNN: the first group made is beside its parent. */
+	snprintf(root, sizeof(root), "%s", scale->deep);
+	for (int up = 0; up < 2; up++)
+		*strrchr(root, '/') = '\0';
+	if ((r = path_join(flag, root, "d00000/g00000/notify_on_release")) < 0)
+		return r;
+	(void)write_text(flag, "0\n"); /* fails with ENOENT: that is the point */
+	if ((r = probe_reads(knob, 3000, &scale->repairing)) < 0)
+		return r;
+	scale->repaired = stat(gone, &st) == 0;
+	return 0;
+}
+
 static int scale_bench(struct run *run)
 {
 	struct daemon *cgxfs = &run->daemon[DAEMON_CGXFS];
@@ -1510,6 +1589,9 @@ static int scale_bench(struct run *run)
 		return warn_errno(-EIO, "/proc/%d/stat unreadable", (int)cgxfs->pid);
 	scale->idle_cpu_seconds = cpu_end - cpu_start;
 	scale->rss_restarted_kib = daemon_rss_kib(cgxfs->pid);
+	progress("reading a knob every millisecond, at rest and during a repair pass");
+	if ((r = probe_during_repair(run)) < 0)
+		return r;
 	read_loadavg(run->load_end, sizeof(run->load_end));
 	report(run, report_scale_to);
 	return 0;
