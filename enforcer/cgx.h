@@ -55,6 +55,26 @@ struct cgx_dir_fds {
 	unsigned int nr;
 };
 
+/*
+ * The v2 files a read of a statistics file needs, read without the lock
+ * (docs/design.md §7): listed under it by running the file's handler with
+ * every v2 read answered empty, read after it is released, and handed to
+ * the handler's second run under the lock again, which reads anew only a
+ * file the list lacks (the model changed in between).
+ */
+#define CGX_READ_AHEAD_FILES 1024
+struct cgx_read_ahead {
+	bool listing; /* the first run: v2 reads are listed, and answered empty */
+	bool fetched; /* cgx_read_ahead_fetch() read them */
+	unsigned int nr, alloc, next;
+	struct cgx_read_ahead_file {
+		size_t path;	  /* in paths: from the base, "dir/file" */
+		size_t text, len; /* in texts */
+		int error;	  /* of the read without the lock, or 0 */
+	} * file;
+	struct strbuf paths, texts;
+};
+
 /* All mutable state of a daemon: one per mounted view. */
 struct cgx_ctx {
 	pthread_mutex_t lock;
@@ -85,6 +105,8 @@ struct cgx_ctx {
 	 * daemon's own steps, which must not be seen half done.
 	 */
 	bool may_yield;
+	/* Set while a read's handler runs with files read ahead (struct cgx_read_ahead). */
+	struct cgx_read_ahead *read_ahead;
 	/* How often a handler gave the lock up: its caller then finds its group again by id. */
 	uint64_t yields;
 	/* Who hears the events of the group layer (event.h), NULL-terminated; set at open. */
@@ -139,6 +161,23 @@ int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, un
  * At an open for writing: what the file's writes will check of @opener,
  * taken now as the kernel keeps the open's credentials (admin_at_open).
  */
+/*
+ * A read of @file read ahead (struct cgx_read_ahead): true for a read-only
+ * file whose content a handler makes, which may read v2 statistics.
+ */
+bool cgx_file_reads_ahead(const struct cgx_ctx *ctx, unsigned int hier, unsigned int file);
+/* Lists, in @ahead, the v2 files a read of @file reads: @ahead->nr of them. */
+int cgx_file_read_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+		       unsigned int file, const struct cgx_caller *caller,
+		       struct cgx_read_ahead *ahead);
+/* Without the lock: reads the files listed (by their paths from the base: no model). */
+void cgx_read_ahead_fetch(const struct cgx_ctx *ctx, struct cgx_read_ahead *ahead);
+/* cgx_file_read(), each v2 file listed in @ahead taken from it. */
+int cgx_file_read_ahead(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			unsigned int file, const struct cgx_caller *caller,
+			struct cgx_read_ahead *ahead, struct strbuf *out);
+void cgx_read_ahead_release(struct cgx_read_ahead *ahead);
+
 void cgx_file_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
 			  struct cgx_caller *opener);
 /*

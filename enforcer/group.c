@@ -668,6 +668,37 @@ int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, un
 	return strbuf_add(out, value, strlen(value));
 }
 
+bool cgx_file_reads_ahead(const struct cgx_ctx *ctx, unsigned int hier, unsigned int file)
+{
+	const struct v1_file *row = ctx->hiers.hier[hier].files[file];
+
+	return row->read && !(row->mode & 0222);
+}
+
+int cgx_file_read_list(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+		       unsigned int file, const struct cgx_caller *caller,
+		       struct cgx_read_ahead *ahead)
+{
+	_cleanup_strbuf_ struct strbuf ignored = STRBUF_INIT;
+
+	ahead->listing = true;
+	(void)cgx_file_read_ahead(ctx, dir, hier, file, caller, ahead, &ignored);
+	ahead->listing = false;
+	return (int)ahead->nr;
+}
+
+int cgx_file_read_ahead(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			unsigned int file, const struct cgx_caller *caller,
+			struct cgx_read_ahead *ahead, struct strbuf *out)
+{
+	int r;
+
+	ctx->read_ahead = ahead;
+	r = cgx_file_read(ctx, dir, hier, file, caller, out);
+	ctx->read_ahead = NULL;
+	return r;
+}
+
 void cgx_file_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
 			  struct cgx_caller *opener)
 {

@@ -53,13 +53,9 @@ static const struct carried_source sources[] = {
 static int dir_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller,
 		    const char *file, struct strbuf *text)
 {
-	_cleanup_close_ int fd = -1;
-
 	if (controller)
 		return knob_read(ctx, dir, controller, file, text);
-	if ((fd = cgx_dir_file_open(ctx, dir, file, O_RDONLY)) < 0)
-		return fd;
-	return read_fd(fd, text);
+	return cgx_dir_file_read(ctx, dir, file, text);
 }
 
 /* @file of @dir added to @sum; what cannot be read counts nothing. */
@@ -142,10 +138,13 @@ static int add_carried(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h
 		       const char *file, enum stat_scope scope, struct stat_sum *sum)
 {
 	_cleanup_carry_ struct carry_record rec = {0};
-	_cleanup_close_ int fd = cgx_dir_open(ctx, group);
+	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (fd < 0)
+	/* A record, not a statistic: read once, by the run that makes the content. */
+	if (ctx->read_ahead && ctx->read_ahead->listing)
+		return 0;
+	if ((fd = cgx_dir_open(ctx, group)) < 0)
 		return 0;
 	if ((r = carried_load(ctx, group, hier, fd, &rec)) < 0)
 		return 0; /* logged: what the leaves alive count still holds */

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -161,16 +162,129 @@ int cgx_subtree_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir)
 	return v2_stat_key(events.buf, "populated") == 0;
 }
 
+static int read_ahead_path(const struct v2_dir *dir, const char *file, char *path)
+{
+	int r = tree_path(dir, false, path, PATH_MAX);
+	size_t len = strlen(path);
+
+	if (r < 0)
+		return r;
+	r = snprintf(path + len, PATH_MAX - len, "%s%s", len ? "/" : "", file);
+	return r < 0 || (size_t)r >= PATH_MAX - len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * The file at @path in @ahead's list, or NULL: most often the next one, as
+ * the two runs read in the same order. A file read twice is listed twice.
+ */
+static struct cgx_read_ahead_file *read_ahead_find(struct cgx_read_ahead *ahead, const char *path)
+{
+	for (unsigned int n = 0; n < ahead->nr; n++) {
+		unsigned int i = (ahead->next + n) % ahead->nr;
+
+		if (!strcmp(ahead->paths.buf + ahead->file[i].path, path)) {
+			ahead->next = i + 1;
+			return &ahead->file[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * While a read is listed, each file is noted and read as empty; while it
+ * is made, a file read ahead is taken from the list. A file the list lacks
+ * is read now, as is one found gone: cgx_dir_file_open() tells a removed
+ * directory (the mirror's to repair) from a missing file.
+ */
+static int read_ahead_take(struct cgx_read_ahead *ahead, const struct v2_dir *dir, const char *file,
+			   struct strbuf *out)
+{
+	struct cgx_read_ahead_file *found;
+	char path[PATH_MAX];
+	int r;
+
+	if ((r = read_ahead_path(dir, file, path)) < 0)
+		return 0; /* read now, and fail there */
+	if (ahead->listing) {
+		/* As read_fd() leaves it, for a file that is empty. */
+		out->len = 0;
+		if (strbuf_add(out, "", 0) < 0)
+			return -ENOMEM;
+		/* What cannot be listed is left to the second run. */
+		if (ahead->nr == CGX_READ_AHEAD_FILES)
+			return 1;
+		if (ahead->nr == ahead->alloc) {
+			unsigned int alloc = ahead->alloc ? 2 * ahead->alloc : 8;
+			struct cgx_read_ahead_file *grown =
+				reallocarray(ahead->file, alloc, sizeof(*grown));
+
+			if (!grown)
+				return 1;
+			ahead->file = grown;
+			ahead->alloc = alloc;
+		}
+		ahead->file[ahead->nr] = (struct cgx_read_ahead_file){.path = ahead->paths.len};
+		if (strbuf_add(&ahead->paths, path, strlen(path) + 1) < 0)
+			return 1;
+		ahead->nr++;
+		return 1;
+	}
+	if (!(found = read_ahead_find(ahead, path)) || found->error == -ENOENT ||
+	    found->error == -ENOMEM)
+		return 0;
+	if (found->error < 0)
+		return found->error;
+	out->len = 0;
+	if (strbuf_add(out, "", 0) < 0 ||
+	    (found->len && strbuf_add(out, ahead->texts.buf + found->text, found->len) < 0))
+		return -ENOMEM;
+	return 1;
+}
+
+int cgx_dir_file_read(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *file,
+		      struct strbuf *out)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (ctx->read_ahead && (r = read_ahead_take(ctx->read_ahead, dir, file, out)) != 0)
+		return r < 0 ? r : 0;
+	if ((fd = cgx_dir_file_open(ctx, dir, file, O_RDONLY)) < 0)
+		return fd;
+	return read_fd(fd, out);
+}
+
+void cgx_read_ahead_fetch(const struct cgx_ctx *ctx, struct cgx_read_ahead *ahead)
+{
+	for (unsigned int i = 0; i < ahead->nr; i++) {
+		struct cgx_read_ahead_file *file = &ahead->file[i];
+		_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+		_cleanup_close_ int fd =
+			v2_open_beneath(ctx->base_fd, ahead->paths.buf + file->path, O_RDONLY);
+
+		file->error = fd < 0 ? fd : read_fd(fd, &text);
+		file->text = ahead->texts.len;
+		if (!file->error && strbuf_add(&ahead->texts, text.buf, text.len) < 0)
+			file->error = -ENOMEM; /* read again under the lock */
+		file->len = file->error ? 0 : text.len;
+	}
+	ahead->fetched = true;
+	ahead->next = 0;
+}
+
+void cgx_read_ahead_release(struct cgx_read_ahead *ahead)
+{
+	free(ahead->file);
+	strbuf_release(&ahead->paths);
+	strbuf_release(&ahead->texts);
+}
+
 int knob_read(struct cgx_ctx *ctx, struct v2_dir *dir, const char *controller, const char *v2_file,
 	      struct strbuf *out)
 {
-	_cleanup_close_ int fd = -1;
-
 	if (!cgx_has_controller(ctx, controller))
 		return -EOPNOTSUPP;
-	if ((fd = cgx_dir_file_open(ctx, dir, v2_file, O_RDONLY)) < 0)
-		return fd;
-	return read_fd(fd, out);
+	return cgx_dir_file_read(ctx, dir, v2_file, out);
 }
 
 unsigned long long v2_stat_key(const char *text, const char *key)

@@ -67,6 +67,12 @@ void cgx_dir_fds_close(struct cgx_ctx *ctx);
  * own open and close.
  */
 int cgx_dir_file_open(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *name, int flags);
+/*
+ * Reads the file @name of @dir's real directory into @out, or takes what
+ * the request read ahead of it without the lock (struct cgx_read_ahead).
+ */
+int cgx_dir_file_read(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *name,
+		      struct strbuf *out);
 
 /*
  * Kernel work that may block for long (memory.reclaim: seconds for a large

@@ -510,9 +510,15 @@ static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
  * At most @size bytes of @ino's content from @off, copied into @slice: the
  * open file's buffer is freed by a release, which the kernel may send while
  * this answer is on its way (a reader interrupted by a signal).
+ *
+ * A statistics file's content is made in two holds of the lock: the first
+ * lists the v2 files it reads in @ahead and returns with nothing copied,
+ * the caller reads them without the lock, and the second makes the content
+ * from them (struct cgx_read_ahead).
  */
 static int read_locked(struct cgxfs *fs, fuse_ino_t ino, uint64_t fh, size_t size, off_t off,
-		       const struct cgx_caller *reader, struct strbuf *slice)
+		       const struct cgx_caller *reader, struct cgx_read_ahead *ahead,
+		       struct strbuf *slice)
 {
 	struct cgx_ctx *ctx = fs->ctx;
 	struct open_file *file = open_files_get(&fs->files, fh, ino, reader);
@@ -538,8 +544,13 @@ static int read_locked(struct cgxfs *fs, fuse_ino_t ino, uint64_t fh, size_t siz
 			struct cgx_caller as_read = file->opener;
 
 			as_read.tid = reader->tid;
-			file->content_error = cgx_file_read(ctx, node.dir, node.hier, node.file,
-							    &as_read, &file->content);
+			if (!ahead->fetched && cgx_file_reads_ahead(ctx, node.hier, node.file) &&
+			    cgx_file_read_list(ctx, node.dir, node.hier, node.file, &as_read,
+					       ahead) > 0)
+				return 0;
+			file->content_error =
+				cgx_file_read_ahead(ctx, node.dir, node.hier, node.file, &as_read,
+						    ahead, &file->content);
 		}
 	}
 	if (file->content_error < 0)
@@ -557,8 +568,14 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct cgxfs *fs = fuse_req_userdata(req);
 	struct cgx_caller reader = req_caller(req);
 	_cleanup_strbuf_ struct strbuf slice = STRBUF_INIT;
-	int r = LOCKED(fs, read_locked(fs, ino, fi->fh, size, off, &reader, &slice));
+	struct cgx_read_ahead ahead = {0};
+	int r = LOCKED(fs, read_locked(fs, ino, fi->fh, size, off, &reader, &ahead, &slice));
 
+	if (r == 0 && ahead.nr && !ahead.fetched) {
+		cgx_read_ahead_fetch(fs->ctx, &ahead);
+		r = LOCKED(fs, read_locked(fs, ino, fi->fh, size, off, &reader, &ahead, &slice));
+	}
+	cgx_read_ahead_release(&ahead);
 	if (r < 0)
 		fuse_reply_err(req, -r);
 	else

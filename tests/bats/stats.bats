@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# Statistics files on the host. Every cgroup2 directory has cpu.stat, with no
+# controller delegated, so cpuacct's sums over the leaves holding a group's
+# members are real here. Their content is made from v2 files read without the
+# model lock (struct cgx_read_ahead), then checked against the mirror again.
+
+load ../lib/helpers
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	common_teardown
+}
+
+usage_usec_of() {
+	sed -n 's/^usage_usec //p' "$1/cpu.stat"
+}
+
+# A process that burns CPU until killed; its pid in $pid.
+spawn_busy() {
+	bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+	pid=$!
+	SLEEPERS="${SLEEPERS:-} $pid"
+}
+
+@test "cpuacct.usage counts a member whose leaf lies outside the group's directory" {
+	mkdir "$MNT/cpu,cpuacct/a" "$MNT/memory/m"
+	spawn_busy
+	echo "$pid" >"$MNT/memory/m/tasks"
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	leaf=$CG2$(v2_path_of "$pid")
+	# The fold put it below m: a's own directory never ran anything.
+	[[ $leaf != "$CG2/$BASE/a"* ]]
+	sleep 0.5
+	kill -STOP "$pid"
+	sleep 0.1
+	[ "$(usage_usec_of "$CG2/$BASE/a")" = 0 ]
+	seen=$(cat "$MNT/cpu,cpuacct/a/cpuacct.usage")
+	# Stopped: the leaf's count no longer moves, and the view adds it to a's own (0).
+	[ "$seen" = "$(($(usage_usec_of "$leaf") * 1000))" ]
+	((seen > 100000000))
+	(($(awk '{ticks += $2} END {print ticks}' "$MNT/cpu,cpuacct/a/cpuacct.stat") > 0))
+	[ "$(awk '{s = 0; for (i = 1; i <= NF; i++) s += $i; print s}' \
+		"$MNT/cpu,cpuacct/a/cpuacct.usage_percpu")" = "$seen" ]
+	# The group above sums the same leaf once.
+	[ "$(cat "$MNT/cpu,cpuacct/cpuacct.usage")" -ge "$seen" ]
+}
+
+@test "statistics read while their groups come and go: a number or ENODEV, never a half-made content" {
+	mkdir "$MNT/cpu,cpuacct/churn"
+	spawn_busy
+	busy=$pid
+	(
+		for i in $(seq 150); do
+			mkdir "$MNT/cpu,cpuacct/churn/g" 2>/dev/null
+			echo "$busy" >"$MNT/cpu,cpuacct/churn/g/tasks" 2>/dev/null
+			echo "$busy" >"$MNT/cpu,cpuacct/churn/tasks" 2>/dev/null
+			rmdir "$MNT/cpu,cpuacct/churn/g" 2>/dev/null
+		done
+	) &
+	churner=$!
+	bad=0 reads=0
+	while kill -0 "$churner" 2>/dev/null; do
+		for f in churn/cpuacct.usage churn/g/cpuacct.usage churn/cpuacct.stat; do
+			if out=$(cat "$MNT/cpu,cpuacct/$f" 2>&1); then
+				reads=$((reads + 1))
+				case $f in
+				*.stat) [[ $out =~ ^user\ [0-9]+$'\n'system\ [0-9]+$ ]] || bad=$((bad + 1)) ;;
+				*) [[ $out =~ ^[0-9]+$ ]] || bad=$((bad + 1)) ;;
+				esac
+			elif [[ $out != *"No such file or directory" && $out != *"No such device" ]]; then
+				echo "$f: $out"
+				bad=$((bad + 1))
+			fi
+		done
+	done
+	wait "$churner"
+	echo "$reads reads, $bad bad"
+	[ "$bad" = 0 ]
+	((reads > 0))
+	# Every count the leaves took is still the parent's: it never goes back.
+	first=$(cat "$MNT/cpu,cpuacct/churn/cpuacct.usage")
+	sleep 0.2
+	(($(cat "$MNT/cpu,cpuacct/churn/cpuacct.usage") >= first))
+}
