@@ -49,15 +49,20 @@ static int usage_of(const struct v1_file_ctx *fc, struct cpu_usage *usage, bool 
 	return 0;
 }
 
+/* Fixed at boot: read once (handlers run under the model lock). */
 static int possible_cpus(void)
 {
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	static int possible;
 	const char *dash;
 
+	if (possible)
+		return possible;
 	if (read_file_at(AT_FDCWD, "/sys/devices/system/cpu/possible", &text) < 0)
 		return 1;
 	dash = strrchr(text.buf, '-');
-	return dash ? atoi(dash + 1) + 1 : atoi(text.buf) + 1;
+	possible = dash ? atoi(dash + 1) + 1 : atoi(text.buf) + 1;
+	return possible;
 }
 
 static int print_one(const struct v1_file_ctx *fc, struct strbuf *out, int which)
