@@ -161,16 +161,20 @@ int state_drop_group_marker(struct cgx_ctx *ctx, int fd, unsigned int hier)
 	return v2_xattr_remove(fd, group_name);
 }
 
-/* "H/..." of a record of hierarchy @proc_name's group, or NULL. */
+/* "H/..." (a value, an attribute) or "H" (the carried record) of @proc_name's group, or NULL. */
 static const char *group_record_rest(const char *name, const char *proc_name)
 {
 	static const char *const prefixes[] = {XATTR_VALUE, XATTR_ATTR, XATTR_CARRIED};
 
 	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		const char *rest = name + strlen(prefixes[i]);
+		char end;
 
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])) &&
-		    !strncmp(rest, proc_name, strlen(proc_name)) && rest[strlen(proc_name)] == '/')
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) ||
+		    strncmp(rest, proc_name, strlen(proc_name)))
+			continue;
+		end = rest[strlen(proc_name)];
+		if (end == '/' || (end == '\0' && !strcmp(prefixes[i], XATTR_CARRIED)))
 			return rest;
 	}
 	return NULL;

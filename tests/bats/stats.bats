@@ -85,3 +85,34 @@ spawn_busy() {
 	sleep 0.2
 	(($(cat "$MNT/cpu,cpuacct/churn/cpuacct.usage") >= first))
 }
+
+# A short CPU loop, run to its end in the given groups ("HIER/PATH"...).
+burn_in() {
+	bash -c 'for g in "$@"; do echo $$ >"'"$MNT"'/$g/tasks"; done; i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done' \
+		burn "$@"
+}
+
+@test "a new cpuacct group on a directory that served a memory group starts at 0" {
+	mkdir "$MNT/memory/job"
+	burn_in memory/job
+	(($(usage_usec_of "$CG2/$BASE/job") > 0))
+	mkdir "$MNT/cpu,cpuacct/job"
+	[ "$(cat "$MNT/cpu,cpuacct/job/cpuacct.usage")" = 0 ]
+	[ "$(cat "$MNT/cpu,cpuacct/job/cpuacct.stat")" = "$(printf 'user 0\nsystem 0')" ]
+	burn_in cpu,cpuacct/job
+	(($(cat "$MNT/cpu,cpuacct/job/cpuacct.usage") > 0))
+}
+
+@test "a cpuacct group removed while its directory stays takes what it carried along" {
+	mkdir "$MNT/cpu,cpuacct/cz" "$MNT/memory/cz" "$MNT/memory/other"
+	# Its leaf lies outside cz: what it used is carried onto cz once the leaf goes.
+	burn_in memory/other cpu,cpuacct/cz
+	(($(cat "$MNT/cpu,cpuacct/cz/cpuacct.usage") > 0))
+	rmdir "$MNT/cpu,cpuacct/cz"
+	[ -z "$(getfattr --absolute-names -d -m '^trusted.cgx.carried' "$CG2/$BASE/cz" 2>/dev/null)" ]
+	mkdir "$MNT/cpu,cpuacct/cz"
+	[ "$(cat "$MNT/cpu,cpuacct/cz/cpuacct.usage")" = 0 ]
+	stop_cgxfs
+	start_cgxfs
+	[ "$(cat "$MNT/cpu,cpuacct/cz/cpuacct.usage")" = 0 ]
+}
