@@ -69,12 +69,17 @@ static int dir_make(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *parent, c
 		if ((hashed = tree_escape_name_attempt(name, attempt, v2_name, sizeof(v2_name))) <
 		    0)
 			return hashed;
-		/* Another name's hash (or a stray of it on disk): the next. */
+		/*
+		 * Another name's hash, or a directory on disk the mirror does
+		 * not know (another tool's, or one a killed daemon made and
+		 * never recorded): the next hashed name. v1 has no group of
+		 * that name, so the mkdir succeeds there too.
+		 */
 		if (tree_child(&ctx->tree, parent, v2_name))
 			r = -EEXIST;
 		else
 			r = mkdirat(parent_fd, v2_name, 0755) < 0 ? -errno : 0;
-		if (r != -EEXIST || !hashed || attempt + 1 == HASHED_NAME_ATTEMPTS)
+		if (r != -EEXIST || attempt + 1 == HASHED_NAME_ATTEMPTS)
 			break;
 	}
 	if (r < 0)

@@ -105,3 +105,23 @@ empty_the_base_by_hand() {
 	[ -z "$(cat "$C/b/tasks")" ]
 	pgrep -f -- "--base $BASE " >/dev/null
 }
+
+@test "a group whose name another tool's directory holds in the base is made, under a hashed name" {
+	local C=$MNT/cpu,cpuacct
+	mkdir "$CG2/$BASE/foreign"
+	# Not a group: the view lists nothing of it, and v1 would make the group.
+	[ ! -e "$C/foreign" ]
+	mkdir "$C/foreign"
+	echo 1 >"$C/foreign/notify_on_release"
+	spawn_sleeper
+	echo "$pid" >"$C/foreign/tasks"
+	[ "$(cat "$C/foreign/tasks")" = "$pid" ]
+	# The other tool's directory is left as it was, empty and without records.
+	[ -z "$(cat "$CG2/$BASE/foreign/cgroup.procs")" ]
+	[ -z "$(getfattr --absolute-names -d -m trusted.cgx "$CG2/$BASE/foreign" 2>/dev/null)" ]
+	[[ $(v2_path_of "$pid") == "/$BASE/@@~"* ]]
+	stop_cgxfs
+	start_cgxfs
+	[ "$(cat "$C/foreign/tasks")" = "$pid" ]
+	[ "$(cat "$C/foreign/notify_on_release")" = 1 ]
+}
