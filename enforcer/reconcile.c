@@ -137,6 +137,25 @@ static int repair_highest_gone(struct cgx_ctx *ctx, struct v2_dir *dir)
 }
 
 /*
+ * @dir's name holds another directory than the one the pass saw before:
+ * another tool removed it and made one of the same name, with none of its
+ * records. Repaired as a removal, once the lock confirms it.
+ */
+static int repair_replaced(struct cgx_ctx *ctx, struct v2_dir *dir)
+{
+	_cleanup_close_ int parent_fd = cgx_dir_open(ctx, dir->parent);
+	struct stat st;
+
+	if (parent_fd < 0)
+		return parent_fd == -ENOENT ? repair_highest_gone(ctx, dir) : parent_fd;
+	if (fstatat(parent_fd, dir->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? repair(ctx, parent_fd, dir) : -errno;
+	if (st.st_ino == dir->ino)
+		return 0;
+	return repair(ctx, parent_fd, dir);
+}
+
+/*
  * The pass runs in slices. Under the lock a slice takes the paths of the
  * next directories from the tree's cursor; without it, it asks v2 about
  * them (fstatat); with the lock taken again it repairs what went. A pass
@@ -158,7 +177,9 @@ struct slice_dir {
 	 * quick pass (kernfs counts them in its st_nlink); else 0.
 	 */
 	nlink_t nlink;
-	bool gone, count_differs;
+	uint64_t serial, ino; /* the mirror's, when the slice was taken */
+	uint64_t seen_ino;
+	bool gone, count_differs, replaced;
 };
 
 struct pass {
@@ -191,6 +212,8 @@ static int slice_fill(struct cgx_ctx *ctx, struct pass *pass)
 			return r;
 		*entry = (struct slice_dir){
 			.path = pass->paths.len,
+			.serial = dir->serial,
+			.ino = dir->ino,
 			.nlink = !pass->thorough && dir->first_child ? 2 + (nlink_t)dir->nr_children
 								     : 0,
 		};
@@ -213,9 +236,13 @@ static bool slice_check(struct cgx_ctx *ctx, struct pass *pass)
 
 		if (fstatat(ctx->base_fd, *path ? path : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
 			entry->gone = errno == ENOENT;
-		else
+		else {
+			entry->seen_ino = st.st_ino;
+			entry->replaced = entry->ino && entry->ino != entry->seen_ino;
 			entry->count_differs = entry->nlink && st.st_nlink != entry->nlink;
-		found |= entry->gone || entry->count_differs;
+		}
+		/* An inode not known yet is learnt with the lock taken back. */
+		found |= entry->gone || entry->count_differs || entry->replaced || !entry->ino;
 	}
 	return found;
 }
@@ -241,11 +268,14 @@ static int slice_apply(struct cgx_ctx *ctx, struct pass *pass)
 		struct v2_dir *dir;
 		int r;
 
-		if (!entry->gone && !entry->count_differs)
-			continue;
 		if (!(dir = tree_dir_at(&ctx->tree, pass->paths.buf + entry->path)))
 			continue; /* removed through the view meanwhile */
-		if (entry->gone) {
+		if (!entry->gone && !dir->ino && dir->serial == entry->serial)
+			dir->ino = entry->seen_ino;
+		if (entry->replaced && dir->parent && dir->serial == entry->serial) {
+			if ((r = repair_replaced(ctx, dir)) < 0)
+				return r;
+		} else if (entry->gone) {
 			if ((r = repair_highest_gone(ctx, dir)) < 0)
 				return r;
 		} else if (count_still_differs(ctx, dir)) {

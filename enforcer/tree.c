@@ -296,6 +296,7 @@ void tree_dir_renew(struct v2_tree *tree, struct v2_dir *dir)
 	dir->events_watched = false;
 	dir->may_be_frozen = dir->may_filter_devices = dir->may_classify_packets = true;
 	dir->serial = ++tree->next_serial;
+	dir->ino = 0;
 }
 
 void tree_remove_dir(struct v2_tree *tree, struct v2_dir *dir)

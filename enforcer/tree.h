@@ -94,6 +94,12 @@ struct v2_dir {
 	bool may_be_frozen, may_filter_devices, may_classify_packets;
 	/* Unique in the tree's life: a freed directory's memory may come back as another. */
 	uint64_t serial;
+	/*
+	 * Its inode in v2 as the watcher's pass last saw it, 0 before: another
+	 * inode under the same name is another tool's rmdir and mkdir, which took
+	 * the records with it (reconcile.c).
+	 */
+	uint64_t ino;
 };
 
 #define v2_dir_for_each_child(child, dir)                                                          \

@@ -125,3 +125,32 @@ empty_the_base_by_hand() {
 	[ "$(cat "$C/foreign/tasks")" = "$pid" ]
 	[ "$(cat "$C/foreign/notify_on_release")" = 1 ]
 }
+
+# A thorough pass of the watcher, now: a group's directory removed by hand and
+# a write that finds it gone (reconcile.c), waited for until it is back.
+thorough_pass() {
+	[ -d "$MNT/cpu,cpuacct/trigger" ] || mkdir "$MNT/cpu,cpuacct/trigger"
+	rmdir "$CG2/$BASE/trigger"
+	echo 0 >"$MNT/cpu,cpuacct/trigger/notify_on_release" 2>/dev/null || true
+	for _ in $(seq 100); do [ -d "$CG2/$BASE/trigger" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+@test "a directory another tool removed and made again under its name gets its records back" {
+	local C=$MNT/cpu,cpuacct
+	mkdir "$C/g"
+	echo 1 >"$C/g/notify_on_release"
+	thorough_pass # the pass learns g's inode
+	rmdir "$CG2/$BASE/g"
+	mkdir "$CG2/$BASE/g"
+	[ -z "$(getfattr --absolute-names -d -m trusted.cgx "$CG2/$BASE/g" 2>/dev/null)" ]
+	thorough_pass
+	getfattr --absolute-names -d -m trusted.cgx "$CG2/$BASE/g" | grep -q trusted.cgx
+	[ "$(cat "$C/g/notify_on_release")" = 1 ]
+	stop_cgxfs
+	start_cgxfs
+	[ "$(cat "$C/g/notify_on_release")" = 1 ]
+	spawn_sleeper
+	echo "$pid" >"$C/g/tasks"
+	[ "$(cat "$C/g/tasks")" = "$pid" ]
+}
