@@ -414,6 +414,14 @@ unsigned int tree_depth(const struct v2_dir *dir)
 	return depth;
 }
 
+bool tree_dir_has_past(const struct v2_tree *tree, const struct v2_dir *dir, unsigned int hier)
+{
+	for (unsigned int h = 0; h < tree->nr_hier; h++)
+		if (h != hier && dir->group[h])
+			return true;
+	return dir->first_child || dir->leaf_tuple;
+}
+
 struct v2_dir *tree_preorder_next(const struct v2_dir *dir, bool descend)
 {
 	if (descend && dir->first_child)

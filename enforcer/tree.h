@@ -178,6 +178,11 @@ void tree_clear_leaf(struct v2_tree *tree, struct v2_dir *dir);
 
 unsigned int tree_depth(const struct v2_dir *dir);
 /*
+ * Has @dir counted anything before @hier's group stood there (a group of
+ * another hierarchy, a child, processes)? One just made has not.
+ */
+bool tree_dir_has_past(const struct v2_tree *tree, const struct v2_dir *dir, unsigned int hier);
+/*
  * The directory after @dir in preorder (parents before children), its
  * subtree skipped unless @descend; NULL after the last. The base is never
  * returned.

@@ -163,15 +163,6 @@ static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 				   usage.system / tick_ns);
 }
 
-/* Has @dir counted CPU time before a cpuacct group stood there: for another hierarchy's group? */
-static bool dir_has_past(const struct cgx_ctx *ctx, const struct v2_dir *dir, unsigned int hier)
-{
-	for (unsigned int h = 0; h < ctx->hiers.nr; h++)
-		if (h != hier && dir->group[h])
-			return true;
-	return dir->first_child || dir->leaf_tuple;
-}
-
 /*
  * A new cpuacct group counts from 0 (cpuacct_css_alloc). Its directory may
  * have served another hierarchy's group of the same path and counted that
@@ -185,7 +176,8 @@ static void cpuacct_online(struct cgx_ctx *ctx, struct v2_dir *group, unsigned i
 	char baseline[96];
 	int r;
 
-	if (!dir_has_past(ctx, group, hier) || usage_of(&fc, &past, true) < 0 || !past.total)
+	if (!tree_dir_has_past(&ctx->tree, group, hier) || usage_of(&fc, &past, true) < 0 ||
+	    !past.total)
 		return;
 	snprintf(baseline, sizeof(baseline), "%llu %llu %llu", past.total, past.user, past.system);
 	if ((r = cgx_value_set_named(ctx, group, hier, "cpuacct.usage", baseline)) < 0)

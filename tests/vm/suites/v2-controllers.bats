@@ -187,6 +187,18 @@ last_cpu() {
   (($(cat "$VIEW/memory/fat/memory.usage_in_bytes") <= 16777216))
 }
 
+@test "a new memory group on a directory with a past starts with no peak and no failure" {
+  # The directory serves a cpu group first, whose process peaks at 64 MiB and is gone.
+  mkdir "$VIEW/cpu,cpuacct/past"
+  bash -c "echo \$\$ > '$VIEW/cpu,cpuacct/past/tasks'; exec python3 -c 'b = bytearray(64 << 20)'"
+  (($(cat "$CG2/cgx/past/memory.peak") > 64 * 1048576))
+  mkdir "$VIEW/memory/past"
+  (($(cat "$VIEW/memory/past/memory.max_usage_in_bytes") < 16 * 1048576))
+  [ "$(cat "$VIEW/memory/past/memory.failcnt")" = 0 ]
+  bash -c "echo \$\$ > '$VIEW/memory/past/tasks'; exec python3 -c 'b = bytearray(32 << 20)'"
+  (($(cat "$VIEW/memory/past/memory.max_usage_in_bytes") > 32 * 1048576))
+}
+
 @test "a process allocating past memory.limit_in_bytes is OOM-killed and failcnt rises" {
   mkdir "$VIEW/memory/oom"
   echo 20M >"$VIEW/memory/oom/memory.limit_in_bytes"
