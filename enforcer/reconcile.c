@@ -23,6 +23,7 @@
 static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 {
 	_cleanup_close_ int fd = -1;
+	struct stat st;
 	unsigned int nr_groups = 0;
 	char path[PATH_MAX];
 	int r;
@@ -37,6 +38,8 @@ static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 	tree_dir_renew(&ctx->tree, dir); /* a new inode: the old watch went with the old one */
 	if ((fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
+	if (fstat(fd, &st) == 0)
+		dir->ino = st.st_ino;
 	if ((r = state_save_dir_name(fd, dir)) < 0)
 		return cgx_log_errno(r, "cannot record the name of %s again", path);
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
@@ -261,10 +264,11 @@ static bool count_still_differs(struct cgx_ctx *ctx, struct v2_dir *dir)
  * between (a group made or removed through the view), so each finding is
  * checked again against the mirror as it is now.
  */
-static int slice_apply(struct cgx_ctx *ctx, struct pass *pass)
+static void slice_apply(struct cgx_ctx *ctx, struct pass *pass)
 {
 	for (unsigned int i = 0; i < pass->nr; i++) {
 		struct slice_dir *entry = &pass->dir[i];
+		bool replaced;
 		struct v2_dir *dir;
 		int r;
 
@@ -272,13 +276,18 @@ static int slice_apply(struct cgx_ctx *ctx, struct pass *pass)
 			continue; /* removed through the view meanwhile */
 		if (!entry->gone && !dir->ino && dir->serial == entry->serial)
 			dir->ino = entry->seen_ino;
-		if (entry->replaced && dir->parent && dir->serial == entry->serial) {
-			if ((r = repair_replaced(ctx, dir)) < 0)
-				return r;
-		} else if (entry->gone) {
-			if ((r = repair_highest_gone(ctx, dir)) < 0)
-				return r;
-		} else if (count_still_differs(ctx, dir)) {
+		replaced = entry->replaced && dir->parent && dir->serial == entry->serial;
+		/*
+		 * A repair may free @dir. What it cannot do is logged, and the
+		 * pass goes on: one directory must not keep the others unchecked.
+		 */
+		if (replaced || entry->gone) {
+			r = entry->gone ? repair_highest_gone(ctx, dir) : repair_replaced(ctx, dir);
+			if (r < 0)
+				cgx_log_errno(r, "cannot repair v2 directory %s",
+					      pass->paths.buf + entry->path);
+		} else if (entry->count_differs && dir->first_child &&
+			   count_still_differs(ctx, dir)) {
 			/*
 			 * Back to its first child, each child now checked: what
 			 * came after it in this slice is walked again.
@@ -288,7 +297,6 @@ static int slice_apply(struct cgx_ctx *ctx, struct pass *pass)
 			break;
 		}
 	}
-	return 0;
 }
 
 int cgx_reconcile(struct cgx_ctx *ctx, bool due, bool thorough)
@@ -314,8 +322,8 @@ int cgx_reconcile(struct cgx_ctx *ctx, bool due, bool thorough)
 		cgx_unlock(ctx);
 		found = slice_check(ctx, pass);
 		cgx_lock(ctx);
-		if (found && (r = slice_apply(ctx, pass)) < 0)
-			break;
+		if (found)
+			slice_apply(ctx, pass);
 	}
 	ctx->tree.cursor = NULL;
 out:
