@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define KERNFS_PAGE 4096
 
@@ -113,7 +114,13 @@ static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 	int r;
 
 	*made = false;
-	if ((*dir = tree_child_named(&ctx->tree, parent, name)))
+	/*
+	 * One that is neither a group of any hierarchy nor a leaf is another
+	 * tool's, kept at start because it was not empty: its name is taken,
+	 * and dir_make() goes on to a hashed one.
+	 */
+	*dir = tree_child_named(&ctx->tree, parent, name);
+	if (*dir && (dir_is_any_group(*dir) || (*dir)->leaf_tuple))
 		return 0;
 	if ((parent_ref.fd = cgx_dir_get(ctx, parent)) < 0)
 		return parent_ref.fd;
@@ -121,6 +128,15 @@ static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 		return r;
 	*made = true;
 	return 0;
+}
+
+/* The inode of @dir, open as @fd, known from now on (v2_dir.ino): the watcher's pass checks it. */
+static void dir_learn_ino(struct v2_dir *dir, int fd)
+{
+	struct stat st;
+
+	if (!dir->ino && fstat(fd, &st) == 0)
+		dir->ino = st.st_ino;
 }
 
 static void inherit_values(struct cgx_ctx *ctx, struct v2_dir *parent, struct v2_dir *dir,
@@ -171,6 +187,7 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 		state_drop_group(ctx, fd, hier);
 		goto undo;
 	}
+	dir_learn_ino(dir, fd);
 	/* The group exists from here on; what follows only moves leaves to their new places. */
 	inherit_values(ctx, parent, dir, hier);
 	v1_for_each_controller (controller, h)
@@ -354,6 +371,7 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 
 	if (to_fd < 0 || from_fd < 0)
 		return to_fd < 0 ? to_fd : from_fd;
+	dir_learn_ino(to, to_fd);
 	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0)
 		return cgx_log_errno(r, "cannot carry group %s over", from->name);
 	/* What leaves gone counted for it goes along. */
