@@ -653,6 +653,7 @@ static int load_subtree(struct cgx_ctx *ctx, struct v2_dir *dir, struct v2scan *
 			return r;
 		}
 		child->created = scanned_child->created;
+		child->ino = scanned_child->ino;
 		if ((r = load_subtree(ctx, child, scan, scanned_child, pending)) < 0)
 			return r;
 	}

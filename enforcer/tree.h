@@ -95,9 +95,10 @@ struct v2_dir {
 	/* Unique in the tree's life: a freed directory's memory may come back as another. */
 	uint64_t serial;
 	/*
-	 * Its inode in v2 as the watcher's pass last saw it, 0 before: another
-	 * inode under the same name is another tool's rmdir and mkdir, which took
-	 * the records with it (reconcile.c).
+	 * Its inode in v2, from the load, the mkdir of a group, or the
+	 * watcher's pass; 0 until one of them: another inode under the same
+	 * name is another tool's rmdir and mkdir, which took the records with
+	 * it (reconcile.c).
 	 */
 	uint64_t ino;
 };

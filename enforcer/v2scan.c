@@ -209,7 +209,7 @@ static void read_child(struct scanner *sc, const struct v2scan_dir *parent, int 
 
 	/* Removed meanwhile, or not a directory: skipped alike. */
 	if (statx(parent_fd, dir->name, AT_SYMLINK_NOFOLLOW,
-		  STATX_TYPE | STATX_NLINK | STATX_CTIME | STATX_MNT_ID, &stx) < 0) {
+		  STATX_TYPE | STATX_INO | STATX_NLINK | STATX_CTIME | STATX_MNT_ID, &stx) < 0) {
 		dir->err = -errno;
 		return;
 	}
@@ -229,6 +229,7 @@ static void read_child(struct scanner *sc, const struct v2scan_dir *parent, int 
 	 */
 	dir->may_have_children = !(stx.stx_mask & STATX_NLINK) || stx.stx_nlink != 2;
 	dir->created = stx.stx_ctime.tv_sec;
+	dir->ino = stx.stx_mask & STATX_INO ? stx.stx_ino : 0;
 	/* A kernel without getxattrat: one open for all of the directory's records. */
 	if (!v2_xattr_at_supported() && (fd = v2_open_dir(parent_fd, dir->name)) < 0) {
 		dir->err = fd;

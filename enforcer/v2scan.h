@@ -29,6 +29,7 @@ struct v2scan_dir {
 	int err;
 	bool may_have_children; /* its link count says it has subdirectories */
 	int64_t created;	/* its ctime, seconds */
+	uint64_t ino;		/* its inode (v2_dir.ino) */
 	struct v2scan_record *records;
 	unsigned int nr_records;
 	/* Only once v2scan_wait() returned, unless may_have_children is false: */

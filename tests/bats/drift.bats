@@ -140,7 +140,7 @@ thorough_pass() {
 	local C=$MNT/cpu,cpuacct
 	mkdir "$C/g"
 	echo 1 >"$C/g/notify_on_release"
-	thorough_pass # the pass learns g's inode
+	# At once: the mkdir knows the inode, no pass has to learn it first.
 	rmdir "$CG2/$BASE/g"
 	mkdir "$CG2/$BASE/g"
 	[ -z "$(getfattr --absolute-names -d -m trusted.cgx "$CG2/$BASE/g" 2>/dev/null)" ]
@@ -149,8 +149,44 @@ thorough_pass() {
 	[ "$(cat "$C/g/notify_on_release")" = 1 ]
 	stop_cgxfs
 	start_cgxfs
+	# Right after a start: the load knows it too.
+	rmdir "$CG2/$BASE/g"
+	mkdir "$CG2/$BASE/g"
+	thorough_pass
+	getfattr --absolute-names -d -m trusted.cgx "$CG2/$BASE/g" | grep -q trusted.cgx
+	stop_cgxfs
+	start_cgxfs
 	[ "$(cat "$C/g/notify_on_release")" = 1 ]
 	spawn_sleeper
 	echo "$pid" >"$C/g/tasks"
 	[ "$(cat "$C/g/tasks")" = "$pid" ]
+}
+
+@test "another tool's subdirectory in a group's directory keeps no removal elsewhere unrepaired" {
+	local C=$MNT/cpu,cpuacct
+	mkdir "$C/k" "$C/w"
+	mkdir "$CG2/$BASE/k/foo" # not the daemon's: k's count differs from the mirror's for good
+	rmdir "$CG2/$BASE/w"
+	thorough_pass
+	[ -d "$CG2/$BASE/w" ]
+	[ -d "$CG2/$BASE/k/foo" ]
+	rmdir "$CG2/$BASE/k/foo"
+}
+
+@test "a group made under the name of another tool's directory that a start kept (not empty) gets a hashed directory" {
+	local C=$MNT/cpu,cpuacct
+	mkdir "$CG2/$BASE/busy"
+	spawn_sleeper
+	echo "$pid" >"$CG2/$BASE/busy/cgroup.procs"
+	stop_cgxfs
+	start_cgxfs
+	mkdir "$C/busy"
+	[ -z "$(cat "$C/busy/tasks")" ]
+	[ -z "$(getfattr --absolute-names -d -m trusted.cgx "$CG2/$BASE/busy" 2>/dev/null)" ]
+	spawn_sleeper
+	echo "$pid" >"$C/busy/tasks"
+	[ "$(cat "$C/busy/tasks")" = "$pid" ]
+	[[ $(v2_path_of "$pid") == "/$BASE/@@~"* ]]
+	rmdir "$C/busy" 2>/dev/null || { echo "$pid" >"$C/tasks"; rmdir "$C/busy"; }
+	[ -d "$CG2/$BASE/busy" ]
 }
