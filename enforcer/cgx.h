@@ -158,10 +158,6 @@ int cgx_file_lookup(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, 
 int cgx_file_read(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier, unsigned int file,
 		  const struct cgx_caller *caller, struct strbuf *out);
 /*
- * At an open for writing: what the file's writes will check of @opener,
- * taken now as the kernel keeps the open's credentials (admin_at_open).
- */
-/*
  * A read of @file read ahead (struct cgx_read_ahead): true for a read-only
  * file whose content a handler makes, which may read v2 statistics.
  */
@@ -178,6 +174,10 @@ int cgx_file_read_ahead(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hi
 			struct cgx_read_ahead *ahead, struct strbuf *out);
 void cgx_read_ahead_release(struct cgx_read_ahead *ahead);
 
+/*
+ * At an open for writing: what the file's writes will check of @opener,
+ * taken now as the kernel keeps the open's credentials (admin_at_open).
+ */
 void cgx_file_note_opener(struct cgx_ctx *ctx, unsigned int hier, unsigned int file,
 			  struct cgx_caller *opener);
 /*

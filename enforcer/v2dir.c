@@ -45,10 +45,23 @@ int cgx_dir_get(struct cgx_ctx *ctx, const struct v2_dir *dir)
 	return fd;
 }
 
+/* "DIR/NAME" (or "NAME" in the base), the path of a file of @dir from the base, in @path. */
+static int dir_file_path(const struct v2_dir *dir, const char *name, char path[PATH_MAX])
+{
+	int r = tree_path(dir, false, path, PATH_MAX);
+	size_t len;
+
+	if (r < 0)
+		return r;
+	len = strlen(path);
+	r = snprintf(path + len, PATH_MAX - len, "%s%s", len ? "/" : "", name);
+	return r < 0 || (size_t)r >= PATH_MAX - len ? -ENAMETOOLONG : 0;
+}
+
 int cgx_dir_file_open(struct cgx_ctx *ctx, const struct v2_dir *dir, const char *name, int flags)
 {
 	int held = dir_fd_slot(&ctx->dir_fds, dir);
-	char dir_path[PATH_MAX], path[PATH_MAX];
+	char path[PATH_MAX];
 	int fd, r;
 
 	/* Through the fd the request holds, which stays in its place. */
@@ -56,11 +69,8 @@ int cgx_dir_file_open(struct cgx_ctx *ctx, const struct v2_dir *dir, const char 
 		fd = openat(ctx->dir_fds.slot[held].fd, name, flags | O_CLOEXEC | O_NOFOLLOW);
 		return fd < 0 ? -errno : fd;
 	}
-	if ((r = tree_path(dir, false, dir_path, sizeof(dir_path))) < 0)
+	if ((r = dir_file_path(dir, name, path)) < 0)
 		return r;
-	if (snprintf(path, sizeof(path), "%s%s%s", dir_path, dir_path[0] ? "/" : "", name) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
 	fd = v2_open_beneath(ctx->base_fd, path, flags | O_NOFOLLOW);
 	/* The directory or the file? Only the directory's absence is the mirror's to repair. */
 	if (fd == -ENOENT && (r = cgx_dir_open(ctx, dir)) >= 0)
@@ -162,17 +172,6 @@ int cgx_subtree_is_empty(struct cgx_ctx *ctx, const struct v2_dir *dir)
 	return v2_stat_key(events.buf, "populated") == 0;
 }
 
-static int read_ahead_path(const struct v2_dir *dir, const char *file, char *path)
-{
-	int r = tree_path(dir, false, path, PATH_MAX);
-	size_t len = strlen(path);
-
-	if (r < 0)
-		return r;
-	r = snprintf(path + len, PATH_MAX - len, "%s%s", len ? "/" : "", file);
-	return r < 0 || (size_t)r >= PATH_MAX - len ? -ENAMETOOLONG : 0;
-}
-
 /*
  * The file at @path in @ahead's list, or NULL: most often the next one, as
  * the two runs read in the same order. A file read twice is listed twice.
@@ -203,7 +202,7 @@ static int read_ahead_take(struct cgx_read_ahead *ahead, const struct v2_dir *di
 	char path[PATH_MAX];
 	int r;
 
-	if ((r = read_ahead_path(dir, file, path)) < 0)
+	if ((r = dir_file_path(dir, file, path)) < 0)
 		return 0; /* read now, and fail there */
 	if (ahead->listing) {
 		/* As read_fd() leaves it, for a file that is empty. */
