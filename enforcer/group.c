@@ -130,8 +130,7 @@ static int dir_get(struct cgx_ctx *ctx, struct v2_dir *parent, const char *name,
 	return 0;
 }
 
-/* The inode of @dir, open as @fd, known from now on (v2_dir.ino): the watcher's pass checks it. */
-static void dir_learn_ino(struct v2_dir *dir, int fd)
+void dir_learn_ino(struct v2_dir *dir, int fd)
 {
 	struct stat st;
 

@@ -9,6 +9,8 @@
 /* group.c */
 int dir_sync_controllers(struct cgx_ctx *ctx, struct v2_dir *dir);
 bool dir_is_any_group(const struct v2_dir *dir);
+/* The inode of @dir, open as @fd, known from now on (v2_dir.ino): the watcher's pass checks it. */
+void dir_learn_ino(struct v2_dir *dir, int fd);
 /* Writes every stored v1 value of @dir's group in @hier to its v2 files again. */
 void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier);
 /*

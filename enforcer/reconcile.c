@@ -23,7 +23,6 @@
 static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 {
 	_cleanup_close_ int fd = -1;
-	struct stat st;
 	unsigned int nr_groups = 0;
 	char path[PATH_MAX];
 	int r;
@@ -38,8 +37,7 @@ static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 	tree_dir_renew(&ctx->tree, dir); /* a new inode: the old watch went with the old one */
 	if ((fd = cgx_dir_open(ctx, dir)) < 0)
 		return fd;
-	if (fstat(fd, &st) == 0)
-		dir->ino = st.st_ino;
+	dir_learn_ino(dir, fd);
 	if ((r = state_save_dir_name(fd, dir)) < 0)
 		return cgx_log_errno(r, "cannot record the name of %s again", path);
 	for (unsigned int h = 0; h < ctx->hiers.nr; h++) {
