@@ -1510,10 +1510,10 @@ static int probe_reads(const char *path, unsigned int ms, struct read_probe *pro
  * watcher's next pass is a thorough one, an fstatat of every directory of
  * the base, and makes it again.
  */
-static int probe_during_repair(struct run *run)
+static int probe_during_repair(struct run *run, const char *root)
 {
 	struct scale_result *scale = &run->scale;
-	char knob[PATH_MAX], gone[PATH_MAX], root[PATH_MAX], flag[PATH_MAX];
+	char knob[PATH_MAX], gone[PATH_MAX], flag[PATH_MAX];
 	const char *group = "scale/d00000/g00000";
 	struct stat st;
 	int r;
@@ -1525,10 +1525,6 @@ static int probe_during_repair(struct run *run)
 		return r;
 	if (rmdir(gone) < 0)
 		return warn_errno(-errno, "rmdir %s", gone);
-	/* The deepest is scale/dNNNNN/gNNNNN: the first group made is beside its parent. */
-	snprintf(root, sizeof(root), "%s", scale->deep);
-	for (int up = 0; up < 2; up++)
-		*strrchr(root, '/') = '\0';
 	if ((r = path_join(flag, root, "d00000/g00000/notify_on_release")) < 0)
 		return r;
 	(void)write_text(flag, "0\n"); /* fails with ENOENT: that is the point */
@@ -1590,7 +1586,7 @@ static int scale_bench(struct run *run)
 	scale->idle_cpu_seconds = cpu_end - cpu_start;
 	scale->rss_restarted_kib = daemon_rss_kib(cgxfs->pid);
 	progress("reading a knob every millisecond, at rest and during a repair pass");
-	if ((r = probe_during_repair(run)) < 0)
+	if ((r = probe_during_repair(run, root)) < 0)
 		return r;
 	read_loadavg(run->load_end, sizeof(run->load_end));
 	report(run, report_scale_to);
