@@ -188,7 +188,7 @@ int state_drop_group_records(struct cgx_ctx *ctx, int fd, unsigned int hier)
 
 	if ((r = v2_xattr_list(fd, &names)) < 0)
 		return r;
-	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1)
+	for_each_name (name, &names)
 		if ((group_record_rest(name, proc_name) || xattr_record_of_hier(name, proc_name)) &&
 		    (r = v2_xattr_remove(fd, name)) < 0 && r != -ENODATA)
 			return r;
@@ -399,7 +399,7 @@ int state_listeners_each(struct cgx_ctx *ctx,
 
 	if ((r = v2_xattr_list(ctx->base_fd, &names)) < 0)
 		return r;
-	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1) {
+	for_each_name (name, &names) {
 		_cleanup_strbuf_ struct strbuf record = STRBUF_INIT;
 		uint64_t serial;
 
@@ -421,7 +421,7 @@ static void prune_origins(struct cgx_ctx *ctx)
 
 	if (v2_xattr_list(ctx->base_fd, &names) < 0)
 		return;
-	for (const char *name = names.buf; name < names.buf + names.len; name += strlen(name) + 1) {
+	for_each_name (name, &names) {
 		unsigned long long start, now;
 		int pid;
 

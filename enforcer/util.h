@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static inline void cleanup_freep(void *p)
@@ -73,6 +74,20 @@ static inline void cleanup_strbufp(struct strbuf *sb)
 	strbuf_release(sb);
 }
 #define _cleanup_strbuf_ __attribute__((cleanup(cleanup_strbufp)))
+
+/*
+ * The names of a list as listxattr(2) gives them, each ending in '\0'. An
+ * empty list may have no buffer at all, and C has no arithmetic on a null
+ * pointer, so the walk never makes one: NULL is both the start and the end.
+ */
+static inline const char *name_list_next(const struct strbuf *list, const char *name)
+{
+	size_t next = name ? (size_t)(name - list->buf) + strlen(name) + 1 : 0;
+
+	return next < list->len ? list->buf + next : NULL;
+}
+#define for_each_name(name, list)                                                                  \
+	for (const char *name = name_list_next(list, NULL); name; name = name_list_next(list, name))
 
 enum cgx_log_level { CGX_LOG_ERR = 3, CGX_LOG_WARNING = 4, CGX_LOG_INFO = 6, CGX_LOG_DEBUG = 7 };
 

@@ -109,10 +109,26 @@ static size_t count_names(const struct strbuf *names)
 {
 	size_t n = 0;
 
-	for (const char *name = names->buf; name < names->buf + names->len;
-	     name += strlen(name) + 1)
+	for_each_name (name, names)
 		n++;
 	return n;
+}
+
+/* The record @name of @dir into @record, with its value if the load needs it. */
+static int read_record(struct scanner *sc, int fd, const char *child, const struct v2scan_dir *dir,
+		       const char *name, struct v2scan_record *record)
+{
+	*record = (struct v2scan_record){.name = arena_strndup(&sc->arena, name, strlen(name))};
+	if (!record->name)
+		return -ENOMEM;
+	if (!sc->shared->wants_value(dir->name, name))
+		return 0;
+	/* Kept, not returned: the load meets it only when it comes to this record. */
+	if ((record->err = v2_xattr_get_at(fd, child, name, &sc->value)) < 0)
+		return 0;
+	if (!(record->value = arena_strndup(&sc->arena, sc->value.buf, sc->value.len)))
+		return -ENOMEM;
+	return 0;
 }
 
 /* @dir's records, of @fd's child @child ("" for @fd itself), and the values the load needs. */
@@ -129,19 +145,9 @@ static int read_records(struct scanner *sc, int fd, const char *child, struct v2
 	if (!(dir->records = arena_alloc(&sc->arena, dir->nr_records * sizeof(*dir->records))))
 		return -ENOMEM;
 	record = dir->records;
-	for (const char *name = sc->names.buf; name < sc->names.buf + sc->names.len;
-	     name += strlen(name) + 1, record++) {
-		*record = (struct v2scan_record){
-			.name = arena_strndup(&sc->arena, name, strlen(name))};
-		if (!record->name)
-			return -ENOMEM;
-		if (!sc->shared->wants_value(dir->name, name))
-			continue;
-		/* Kept, not returned: the load meets it only when it comes to this record. */
-		if ((record->err = v2_xattr_get_at(fd, child, name, &sc->value)) < 0)
-			continue;
-		if (!(record->value = arena_strndup(&sc->arena, sc->value.buf, sc->value.len)))
-			return -ENOMEM;
+	for_each_name (name, &sc->names) {
+		if ((r = read_record(sc, fd, child, dir, name, record++)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -175,10 +181,9 @@ static int list_children(struct scanner *sc, int fd, struct v2scan_dir *dir)
 	if (!(dir->children = arena_alloc(&sc->arena, dir->nr_children * sizeof(*child))))
 		return -ENOMEM;
 	child = dir->children;
-	for (const char *name = sc->names.buf; name < sc->names.buf + sc->names.len;
-	     name += strlen(name) + 1, child++) {
+	for_each_name (name, &sc->names) {
 		*child = (struct v2scan_dir){.name = arena_strndup(&sc->arena, name, strlen(name))};
-		if (!child->name)
+		if (!child++->name)
 			return -ENOMEM;
 	}
 	return 0;
