@@ -29,18 +29,22 @@
 static int classid_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	unsigned long long value;
+	char text[32], *mark = NULL;
 	bool applied;
-	char text[32];
 	int r;
 
 	(void)len;
-	/* The daemon's own replay of a stored value (a rename) keeps its mark. */
-	if (fc->caller->tid == own_pid() && strstr(buf, UNAPPLIED))
-		return netclass_value_set(fc, buf);
+	/*
+	 * The daemon's own replay of a stored value (a rename) keeps its mark,
+	 * and its number is parsed as any other: the replay brings back what
+	 * was stored, never more.
+	 */
+	if (fc->caller->tid == own_pid() && (mark = strstr(buf, UNAPPLIED)))
+		*mark = '\0';
 	if ((r = kstrtoull(buf, 0, &value)) < 0)
 		return r;
 	applied = !(unsigned int)value ||
-		  proc_has_init_ns_cap(fc->caller->tid, CAP_NET_ADMIN_BIT) == 0;
+		  (!mark && proc_has_init_ns_cap(fc->caller->tid, CAP_NET_ADMIN_BIT) == 0);
 	snprintf(text, sizeof(text), "%u%s\n", (unsigned int)value, applied ? "" : UNAPPLIED);
 	return netclass_value_set(fc, text);
 }
