@@ -671,6 +671,15 @@ static void op_rmdir(fuse_req_t req, fuse_ino_t parent_ino, const char *name)
 	fuse_reply_err(req, -LOCKED(fs, rmdir_locked(fs->ctx, parent_ino, name, &caller)));
 }
 
+/*
+ * Which v1 mount @node would be on: its hierarchy's, or (-1) the tmpfs that
+ * holds the mount points, where the root, its status files and aliases are.
+ */
+static int node_mount(const struct node *node)
+{
+	return node->kind == NODE_GROUP || node->kind == NODE_FILE ? (int)node->hier : -1;
+}
+
 static int rename_locked(struct cgx_ctx *ctx, fuse_ino_t parent_ino, const char *name,
 			 fuse_ino_t new_parent_ino, const char *new_name, unsigned int flags)
 {
@@ -680,6 +689,9 @@ static int rename_locked(struct cgx_ctx *ctx, fuse_ino_t parent_ino, const char 
 	if ((r = node_decode(ctx, parent_ino, &parent)) < 0 ||
 	    (r = node_decode(ctx, new_parent_ino, &new_parent)) < 0)
 		return r;
+	/* Each hierarchy is a mount of its own: the VFS says so before kernfs sees the flags. */
+	if (node_mount(&parent) != node_mount(&new_parent))
+		return -EXDEV;
 	if (flags)
 		return -EINVAL;
 	if (parent.kind != NODE_GROUP)

@@ -385,6 +385,30 @@ b"
 	[ -d "$MNT/pids/g/sub" ]
 }
 
+# rename(2) itself: mv answers EXDEV by copying, which would hide it.
+rename_errno() {
+	python3 -c 'import errno, os, sys
+try:
+	os.rename(sys.argv[1], sys.argv[2])
+	print("done")
+except OSError as e:
+	print(errno.errorcode[e.errno])' "$1" "$2"
+}
+
+@test "rename to another hierarchy or out of the view is EXDEV, as between two v1 mounts" {
+	mkdir "$MNT/pids/g" "$MNT/memory/m"
+	[ "$(rename_errno "$MNT/pids/g" "$MNT/memory/g")" = EXDEV ]
+	[ "$(rename_errno "$MNT/pids/g" "$MNT/memory/m/g")" = EXDEV ]
+	[ "$(rename_errno "$MNT/pids/g" "$MNT/g")" = EXDEV ]
+	[ "$(rename_errno "$MNT/pids/g/tasks" "$MNT/memory/tasks")" = EXDEV ]
+	[ "$(rename_errno "$MNT/memory" "$MNT/pids/memory")" = EXDEV ]
+	[ -d "$MNT/pids/g" ] && [ ! -e "$MNT/memory/g" ] && [ ! -e "$MNT/g" ]
+	# Within a hierarchy the kernel's own answers stay: another parent is EIO.
+	[ "$(rename_errno "$MNT/pids/g" "$MNT/pids/g2")" = done ]
+	mkdir "$MNT/memory/m/n"
+	[ "$(rename_errno "$MNT/memory/m/n" "$MNT/memory/n")" = EIO ]
+}
+
 @test "a pid written from another pid namespace is read in the writer's namespace" {
 	mkdir "$MNT/cpu,cpuacct/ns"
 	# Inside the new namespace, 1 is the unshared shell, not the host's init.
