@@ -6,6 +6,7 @@
 #include <libmount/libmount.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 int cgx_find_cgroup2(char *path, size_t size)
@@ -77,6 +78,25 @@ static int open_base(struct cgx_ctx *ctx, const char *base)
 	if ((fd = v2_open_dir(ctx->cgroup2_fd, base)) < 0)
 		return cgx_log_errno(fd, "cannot open base %s/%s", ctx->cgroup2_path, base);
 	return fd;
+}
+
+/*
+ * One daemon a base. A second would take the first's groups for strays and
+ * its moves for drift, and each would undo the other's repairs. The lock
+ * goes with the base's descriptor: a daemon killed with -9 leaves none.
+ */
+static int claim_base(const struct cgx_ctx *ctx)
+{
+	if (flock(ctx->base_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (errno != EWOULDBLOCK)
+		return cgx_log_errno(-errno, "cannot lock base %s/%s", ctx->cgroup2_path,
+				     ctx->base_relpath);
+	/* Not its pid from /proc/locks: that is the pid which took the lock, gone after a fork. */
+	cgx_log(CGX_LOG_ERR,
+		"base %s/%s is served by another cgxfs already (fuser -v %s/%s names it)",
+		ctx->cgroup2_path, ctx->base_relpath, ctx->cgroup2_path, ctx->base_relpath);
+	return -EBUSY;
 }
 
 static int read_controllers(struct cgx_ctx *ctx)
@@ -181,7 +201,7 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 	if ((r = open_base(ctx, options->base)) < 0)
 		goto fail;
 	ctx->base_fd = r;
-	if ((r = read_controllers(ctx)) < 0)
+	if ((r = claim_base(ctx)) < 0 || (r = read_controllers(ctx)) < 0)
 		goto fail;
 	if ((r = choose_hierarchies(ctx, options)) < 0)
 		goto fail;

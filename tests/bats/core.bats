@@ -313,6 +313,25 @@ b"
 	[ -e "$MNT/cpu,cpuacct/tasks" ]
 }
 
+@test "a second daemon on the same base is refused, and leaves the first's groups alone" {
+	local second
+	spawn_sleeper
+	mkdir "$MNT/memory/kept"
+	echo "$pid" >"$MNT/memory/kept/tasks"
+	second=$(mktemp -d /tmp/cgx-second.XXXXXX)
+	run "$CGXFS" --cgroup2 "$CG2" --base "$BASE" --log "$LOGDIR/second.jsonl" "$second"
+	# Cleaned up before anything is asserted: a mount here would outlive the test.
+	fusermount3 -u "$second" 2>/dev/null || true
+	rmdir "$second"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"base $CG2/$BASE is served by another cgxfs already"* ]]
+	[ "$(cat "$MNT/memory/kept/tasks")" = "$pid" ]
+	# The lock goes with the daemon, even one killed with -9.
+	kill_daemon_hard
+	start_cgxfs
+	[ "$(cat "$MNT/memory/kept/tasks")" = "$pid" ]
+}
+
 @test "bad options get a clear message and exit non-zero" {
 	run "$CGXFS" --cgroup2 "$CG2" --base "" "$MNT.none"
 	[ "$status" -ne 0 ]
