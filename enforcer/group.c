@@ -153,6 +153,24 @@ static void inherit_values(struct cgx_ctx *ctx, struct v2_dir *parent, struct v2
 	}
 }
 
+void group_reset_counts(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier)
+{
+	const struct cgx_hier *h = &ctx->hiers.hier[hier];
+	const struct cgx_caller daemon = {own_pid(), 0, 0, true, NULL};
+
+	for (unsigned int file = 0; file < h->nr_files; file++) {
+		const struct v1_file *row = h->files[file];
+		struct v1_file_ctx fc = {ctx, dir, hier, file, &daemon};
+		char zero[] = "0";
+		int r;
+
+		/* The handler, not file_write(): no one wrote, and nothing is logged. */
+		if ((row->flags & V1F_RESET_POINT) && (r = row->write(&fc, zero, 1)) < 0)
+			cgx_log_errno(r, "%s of group %s does not start again at 0", row->name,
+				      dir->name);
+	}
+}
+
 int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier, const char *name,
 		    const struct cgx_caller *caller, mode_t mode, struct v2_dir **child)
 {
@@ -189,6 +207,13 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	dir_learn_ino(dir, fd);
 	/* The group exists from here on; what follows only moves leaves to their new places. */
 	inherit_values(ctx, parent, dir, hier);
+	/*
+	 * A new group has counted nothing (css_alloc), but its directory may have
+	 * served another hierarchy's group of the same path, and counted that
+	 * one's processes.
+	 */
+	if (tree_dir_has_past(&ctx->tree, dir, hier))
+		group_reset_counts(ctx, dir, hier);
 	v1_for_each_controller (controller, h)
 		if (controller->online)
 			controller->online(ctx, dir, hier);
@@ -485,7 +510,10 @@ void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h
 		const char *value = dir->group[hier]->values[file];
 		_cleanup_free_ char *copy = NULL;
 
-		if (!value || !h->files[file]->write || !(copy = strdup(value)))
+		/* A reset point came along with the records, and still holds (group_stats_move()).
+		 */
+		if (!value || !h->files[file]->write || (h->files[file]->flags & V1F_RESET_POINT) ||
+		    !(copy = strdup(value)))
 			continue;
 		if (file_write(ctx, dir, hier, file, &daemon, copy, strlen(copy), false) < 0)
 			cgx_log(CGX_LOG_WARNING, "%s not carried to the new directory %s",
@@ -533,11 +561,11 @@ static void collect_subtree(struct cgx_ctx *ctx, struct v2_dir *dir)
 }
 
 /*
- * cgroup2 renames a directory within its parent, but a v2 directory may
- * also stand for groups of other hierarchies, which keep their name: a v1
- * rename rebuilds the group's subtree under the new name and moves its
- * leaves' processes there; the other hierarchies sharing the old
- * directories keep them.
+ * cgroup2 has no rename (kernfs says EPERM), and a v2 directory may also
+ * stand for groups of other hierarchies, which keep their name: a v1 rename
+ * rebuilds the group's subtree under the new name, with what it counted,
+ * and moves its leaves' processes there; the other hierarchies sharing the
+ * old directories keep them.
  */
 int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hier,
 		     const char *name, struct v2_dir *new_parent, const char *new_name)
@@ -566,6 +594,11 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 		collect_subtree(ctx, to);
 		return r;
 	}
+	/* What each group counted in its old directory, while it is still there to read. */
+	for (size_t i = 0; i < map.nr; i++)
+		if ((r = group_stats_move(ctx, map.pairs[i].from, map.pairs[i].to, hier)) < 0)
+			cgx_log_errno(r, "the counters of %s start again at its new name",
+				      map.pairs[i].from->name);
 	/* Leaves follow their groups: no tuple may name a group that left. */
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
 		struct v2_dir *moved = dir_map_find(&map, leaf->leaf_tuple->coord[hier]);

@@ -92,6 +92,33 @@ static int add_own_region(struct cgx_ctx *ctx, struct v2_dir *group, struct v2_d
 	return 0;
 }
 
+/* @file of @dir added to @sum under a record's keys ("SCOPE FILE KEY"), only @source's keys. */
+static int add_dir_scoped(struct cgx_ctx *ctx, struct v2_dir *dir,
+			  const struct carried_source *source, struct stat_sum *sum)
+{
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	if (dir_read(ctx, dir, source->v2_controller, source->file, &text) < 0)
+		return 0;
+	return stat_sum_add_text(sum, (char)source->scope, source->file, text.buf, source->keys);
+}
+
+/* add_own_region() for a record, the leaves left out. */
+static int add_own_dirs(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			const struct carried_source *source, struct stat_sum *sum)
+{
+	int r;
+
+	v2_dir_for_each_child (child, dir) {
+		if (child->group[hier] || child->leaf_tuple)
+			continue;
+		if ((r = add_dir_scoped(ctx, child, source, sum)) < 0 ||
+		    (r = add_own_dirs(ctx, child, hier, source, sum)) < 0)
+			return r;
+	}
+	return 0;
+}
+
 static int dir_ino(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned long long *ino)
 {
 	_cleanup_close_ int fd = cgx_dir_open(ctx, dir);
@@ -399,6 +426,93 @@ int group_stats_carry(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tup
 	}
 	carry_targets_release(&targets);
 	return r;
+}
+
+/*
+ * What @from counted for the group there in @source's scope, the daemon's
+ * leaves left out (into @add): such a leaf below it stays where it is, and
+ * counts for the group from outside its new directory until it folds
+ * itself.
+ */
+static int moving_reading(struct cgx_ctx *ctx, struct v2_dir *from, unsigned int hier,
+			  const struct carried_source *source, struct stat_sum *add)
+{
+	_cleanup_stat_sum_ struct stat_sum whole = STAT_SUM_INIT, leaves = STAT_SUM_INIT;
+	const char scope = (char)source->scope;
+	int r;
+
+	/* A high-water mark: the group's own, leaves and all, for the larger one wins. */
+	if (stat_file_is_peak(source->file)) {
+		_cleanup_stat_sum_ struct stat_sum peak = STAT_SUM_INIT;
+		char line[64];
+
+		if ((r = group_stat_read(ctx, from, hier, source->v2_controller, source->file,
+					 source->scope, &peak)) < 0)
+			return r;
+		snprintf(line, sizeof(line), "%llu\n", stat_sum_get(&peak, source->file, NULL));
+		return stat_sum_add_text(add, scope, source->file, line, NULL);
+	}
+	if ((r = add_dir_scoped(ctx, from, source, &whole)) < 0)
+		return r;
+	switch (source->scope) {
+	case STAT_HIERARCHICAL:
+		/*
+		 * cgroup2 counts a directory's subdirectories in it: the leaves
+		 * among them that are the daemon's own. A group's directory
+		 * below, of this hierarchy or another, stays behind with its
+		 * count, or is removed without a fold: it counts here.
+		 */
+		for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
+			if (tree_is_cgx_leaf_name(leaf->name) && tree_is_ancestor(from, leaf) &&
+			    (r = add_dir_scoped(ctx, leaf, source, &leaves)) < 0)
+				return r;
+		stat_sum_sub(&whole, &leaves);
+		break;
+	case STAT_OWN_TASKS:
+		/* A local count: the group's own directories below it that are no leaf. */
+		if ((r = add_own_dirs(ctx, from, hier, source, &whole)) < 0)
+			return r;
+		break;
+	case STAT_OWN_LIMIT:
+		break;
+	}
+	for (size_t i = 0; i < whole.nr; i++)
+		if ((r = stat_sum_add(add, whole.v[i].key, whole.v[i].value, false)) < 0)
+			return r;
+	return 0;
+}
+
+int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to, unsigned int hier)
+{
+	_cleanup_carry_ struct carry_record rec = {0};
+	_cleanup_stat_sum_ struct stat_sum add = STAT_SUM_INIT;
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+	_cleanup_close_ int fd = -1;
+	char path[PATH_MAX];
+	int r;
+
+	for (size_t s = 0; s < ARRAY_SIZE(sources); s++) {
+		if (!hier_has_controller(&ctx->hiers.hier[hier], sources[s].v1_controller) ||
+		    (sources[s].v2_controller &&
+		     !cgx_has_controller(ctx, sources[s].v2_controller)))
+			continue;
+		if ((r = moving_reading(ctx, from, hier, &sources[s], &add)) < 0)
+			return r;
+	}
+	if (all_zero(&add))
+		return 0;
+	if ((fd = cgx_dir_open(ctx, to)) < 0)
+		return fd;
+	if ((r = tree_path(from, false, path, sizeof(path))) < 0 ||
+	    (r = carried_load(ctx, to, hier, fd, &rec)) < 0)
+		return r;
+	/* Final at once: the old directory may stay, for other hierarchies' groups. */
+	if ((r = carry_fold(&rec, &add, 0, path)) < 0)
+		return r;
+	carry_keep_last(&rec);
+	if ((r = carry_format(&rec, &text)) < 0)
+		return r;
+	return state_carried_set(ctx, fd, hier, text.buf);
 }
 
 bool group_stats_leaf_charged(struct cgx_ctx *ctx, const struct v2_dir *leaf)

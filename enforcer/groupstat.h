@@ -50,6 +50,14 @@ void group_dirs_close(struct group_dirs *dirs);
 int group_stats_carry(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tuple *tuple,
 		      bool undo);
 /*
+ * A rename moved the group of @hier at @from to @to (cgx_group_rename()):
+ * what it counted in @from goes into @to's record for good, where v1 keeps
+ * counting on. Called with the group still at @from, after its records were
+ * copied to @to; its leaves are left to fold themselves.
+ */
+int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
+		     unsigned int hier);
+/*
  * Whether @leaf lies outside its memory group's directory and still has
  * pages charged: removed, they would count for another directory than the
  * group's (v1 keeps them charged to the group).

@@ -46,6 +46,8 @@ static int dir_remake(struct cgx_ctx *ctx, int parent_fd, struct v2_dir *dir)
 		if ((r = state_save_group_all(ctx, fd, h, dir->group[h])) < 0)
 			return cgx_log_errno(r, "cannot record group %s again", path);
 		group_replay_values(ctx, dir, h);
+		/* What the removed directory counted went with it: counts start again here. */
+		group_reset_counts(ctx, dir, h);
 		nr_groups++;
 	}
 	cgx_log(CGX_LOG_WARNING,

@@ -66,6 +66,16 @@ int stat_sum_add(struct stat_sum *sum, const char *key, unsigned long long value
 	return 0;
 }
 
+void stat_sum_sub(struct stat_sum *sum, const struct stat_sum *part)
+{
+	for (size_t i = 0; i < part->nr; i++) {
+		struct stat_value *e = find(sum, part->v[i].key);
+
+		if (e)
+			e->value -= part->v[i].value < e->value ? part->v[i].value : e->value;
+	}
+}
+
 /* A whole decimal number of @len bytes at @text. */
 static bool number(const char *text, size_t len, unsigned long long *value)
 {

@@ -66,6 +66,8 @@ int stat_sum_add_text(struct stat_sum *sum, char scope, const char *file, const 
  */
 int stat_sum_add_scope(struct stat_sum *to, const struct stat_sum *from, char scope,
 		       const char *file);
+/* Takes @part away from @sum key by key, never below 0: what a part counted, out of its whole. */
+void stat_sum_sub(struct stat_sum *sum, const struct stat_sum *part);
 /* The value of "@file @key" (@key "-" or NULL for a file that is one number), 0 when absent. */
 unsigned long long stat_sum_get(const struct stat_sum *sum, const char *file, const char *key);
 

@@ -57,6 +57,13 @@ enum v1_file_flags {
 	 * logged as no-v2-equivalent, since it stops working with cgx gone.
 	 */
 	V1F_V2_LACKS = 1 << 6,
+	/*
+	 * A count v1 resets on a write, which v2 cannot: the stored value is
+	 * where the count stood at the last reset, the daemon's own record. It
+	 * moves with the group as it is (never replayed through the write), and
+	 * a new group on a directory with a past is reset at once.
+	 */
+	V1F_RESET_POINT = 1 << 7,
 };
 
 /* What a v1 file becomes in cgroup2 (docs/design.md §4): the report and the deprecation log read

@@ -163,31 +163,11 @@ static int stat_read(const struct v1_file_ctx *fc, struct strbuf *out)
 				   usage.system / tick_ns);
 }
 
-/*
- * A new cpuacct group counts from 0 (cpuacct_css_alloc). Its directory may
- * have served another hierarchy's group of the same path and counted that
- * one's processes: what it counted so far is its baseline, as after an
- * `echo 0 > cpuacct.usage`. A directory just made has counted nothing.
- */
-static void cpuacct_online(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
-{
-	struct v1_file_ctx fc = {.ctx = ctx, .dir = group, .hier = hier};
-	struct cpu_usage past;
-	char baseline[96];
-	int r;
-
-	if (!tree_dir_has_past(&ctx->tree, group, hier) || usage_of(&fc, &past, true) < 0 ||
-	    !past.total)
-		return;
-	snprintf(baseline, sizeof(baseline), "%llu %llu %llu", past.total, past.user, past.system);
-	if ((r = cgx_value_set_named(ctx, group, hier, "cpuacct.usage", baseline)) < 0)
-		cgx_log_errno(r, "cpuacct.usage of new group %s does not start at 0", group->name);
-}
-
 static const struct v1_file cpuacct_files[] = {
 	{.name = "cpuacct.stat", .mode = 0444, .read = stat_read, .v2 = V2_STATISTIC("cpu.stat")},
 	{.name = "cpuacct.usage",
 	 .mode = 0644,
+	 .flags = V1F_RESET_POINT,
 	 .read = usage_read,
 	 .write = usage_write,
 	 .v2 = V2_STATISTIC("cpu.stat")},
@@ -224,5 +204,4 @@ const struct v1_controller v1_cpuacct = {
 	.name = "cpuacct",
 	.files = cpuacct_files,
 	.nr_files = ARRAY_SIZE(cpuacct_files),
-	.online = cpuacct_online,
 };

@@ -830,6 +830,7 @@ static const struct v1_file memory_files[] = {
 			   "memory.pressure")},
 	{.name = "memory.failcnt",
 	 .mode = 0644,
+	 .flags = V1F_RESET_POINT,
 	 .read = failcnt_read,
 	 .write = failcnt_write,
 	 .v2 = V2_STATISTIC("memory.events")},
@@ -889,11 +890,13 @@ static const struct v1_file memory_files[] = {
 			    "bytes rounded down to pages; -1 becomes max")},
 	{.name = "memory.max_usage_in_bytes",
 	 .mode = 0644,
+	 .flags = V1F_RESET_POINT,
 	 .read = max_usage_read,
 	 .write = max_usage_write,
 	 .v2 = V2_STATISTIC("memory.peak")},
 	{.name = "memory.memsw.failcnt",
 	 .mode = 0644,
+	 .flags = V1F_RESET_POINT,
 	 .read = memsw_failcnt_read,
 	 .write = memsw_failcnt_write,
 	 .v2 = V2_STATISTIC("memory.swap.events")},
@@ -905,6 +908,7 @@ static const struct v1_file memory_files[] = {
 			    "memory.swap.max = memsw - limit: cgroup2 limits swap on its own")},
 	{.name = "memory.memsw.max_usage_in_bytes",
 	 .mode = 0644,
+	 .flags = V1F_RESET_POINT,
 	 .read = memsw_max_usage_read,
 	 .write = memsw_max_usage_write,
 	 .v2 = V2_STATISTIC("memory.peak")},
@@ -958,43 +962,8 @@ static const struct v1_file memory_files[] = {
 	 .v2 = V2_NONE("cgroup2 is always hierarchical")},
 };
 
-/*
- * A new memory group has failed no charge and peaked at nothing
- * (mem_cgroup_css_alloc). Its directory may have served another
- * hierarchy's group and have a past: its peaks and failure counts are
- * reset at creation, as a write to each file would.
- */
-static void memory_online(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
-{
-	static const struct {
-		const char *name;
-		int (*reset)(const struct v1_file_ctx *fc, char *buf, size_t len);
-	} resets[] = {
-		{"memory.max_usage_in_bytes", max_usage_write},
-		{"memory.memsw.max_usage_in_bytes", memsw_max_usage_write},
-		{"memory.failcnt", failcnt_write},
-		{"memory.memsw.failcnt", memsw_failcnt_write},
-	};
-	const struct cgx_hier *h = &ctx->hiers.hier[hier];
-
-	if (!cgx_has_controller(ctx, "memory") || !tree_dir_has_past(&ctx->tree, group, hier))
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(resets); i++) {
-		int file = v1_file_find(h, resets[i].name), r;
-		struct v1_file_ctx fc = {.ctx = ctx, .dir = group, .hier = hier};
-
-		if (file < 0)
-			continue;
-		fc.file = (unsigned int)file;
-		if ((r = resets[i].reset(&fc, NULL, 0)) < 0)
-			cgx_log_errno(r, "%s of new group %s does not start at 0", resets[i].name,
-				      group->name);
-	}
-}
-
 const struct v1_controller v1_memory = {
 	.name = "memory",
 	.files = memory_files,
 	.nr_files = ARRAY_SIZE(memory_files),
-	.online = memory_online,
 };

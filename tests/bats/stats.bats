@@ -116,3 +116,62 @@ burn_in() {
 	start_cgxfs
 	[ "$(cat "$MNT/cpu,cpuacct/cz/cpuacct.usage")" = 0 ]
 }
+
+# cgroup2 has no rename: the group is rebuilt in another directory, and what
+# it counted in the old one goes along into its record.
+@test "a renamed group and its child keep their cpuacct counts, and a reset point holds" {
+	mkdir "$MNT/cpu,cpuacct/a" "$MNT/cpu,cpuacct/a/c"
+	spawn_busy
+	outer=$pid
+	echo "$outer" >"$MNT/cpu,cpuacct/a/tasks"
+	spawn_busy
+	inner=$pid
+	echo "$inner" >"$MNT/cpu,cpuacct/a/c/tasks"
+	sleep 0.5
+	kill -STOP "$outer" "$inner"
+	sleep 0.1
+	before=$(cat "$MNT/cpu,cpuacct/a/cpuacct.usage")
+	child_before=$(cat "$MNT/cpu,cpuacct/a/c/cpuacct.usage")
+	((child_before > 10000000 && before > child_before))
+	mv "$MNT/cpu,cpuacct/a" "$MNT/cpu,cpuacct/b"
+	# Stopped, they count no more: the same numbers under the new name.
+	[ "$(cat "$MNT/cpu,cpuacct/b/cpuacct.usage")" = "$before" ]
+	[ "$(cat "$MNT/cpu,cpuacct/b/c/cpuacct.usage")" = "$child_before" ]
+	[ "$(cat "$MNT/cpu,cpuacct/b/tasks")" = "$outer" ]
+	# Reset, then counting again: a second rename keeps what was counted since.
+	echo 0 >"$MNT/cpu,cpuacct/b/cpuacct.usage"
+	kill -CONT "$outer"
+	sleep 0.5
+	kill -STOP "$outer"
+	sleep 0.1
+	since=$(cat "$MNT/cpu,cpuacct/b/cpuacct.usage")
+	((since > 10000000))
+	mv "$MNT/cpu,cpuacct/b" "$MNT/cpu,cpuacct/d"
+	[ "$(cat "$MNT/cpu,cpuacct/d/cpuacct.usage")" = "$since" ]
+	[ "$(cat "$MNT/cpu,cpuacct/d/c/cpuacct.usage")" = "$child_before" ]
+}
+
+@test "a renamed group counts a member's leaf below its old directory once" {
+	mkdir "$MNT/memory/a" "$MNT/memory/a/m" "$MNT/pids/p" "$MNT/cpu,cpuacct/a"
+	spawn_busy
+	echo "$pid" >"$MNT/memory/a/m/tasks"
+	echo "$pid" >"$MNT/pids/p/tasks"
+	echo "$pid" >"$MNT/cpu,cpuacct/a/tasks"
+	# memory's group holds the leaf: it lies below a's directory, and stays there.
+	leaf=$(v2_path_of "$pid")
+	[[ $leaf == "/$BASE/a/m/"* ]]
+	sleep 0.5
+	kill -STOP "$pid"
+	sleep 0.1
+	before=$(cat "$MNT/cpu,cpuacct/a/cpuacct.usage")
+	((before > 10000000))
+	mv "$MNT/cpu,cpuacct/a" "$MNT/cpu,cpuacct/b"
+	[ "$(v2_path_of "$pid")" = "$leaf" ]
+	[ "$(cat "$MNT/cpu,cpuacct/b/cpuacct.usage")" = "$before" ]
+	# Left, the leaf folds into b's record as the watcher retires it: still once.
+	echo "$pid" >"$MNT/pids/tasks"
+	[ "$(v2_path_of "$pid")" != "$leaf" ]
+	for _ in $(seq 50); do [ -d "$CG2$leaf" ] || break; sleep 0.1; done
+	[ ! -d "$CG2$leaf" ]
+	[ "$(cat "$MNT/cpu,cpuacct/b/cpuacct.usage")" = "$before" ]
+}

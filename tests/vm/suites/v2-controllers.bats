@@ -210,6 +210,29 @@ last_cpu() {
   [ "$(cat "$VIEW/memory/oom/memory.max_usage_in_bytes")" -le 20971520 ]
 }
 
+@test "a renamed memory group keeps its failures, its peak, its OOM kills and its page faults" {
+  mkdir "$VIEW/memory/was"
+  echo 20M >"$VIEW/memory/was/memory.limit_in_bytes"
+  echo 20M >"$VIEW/memory/was/memory.memsw.limit_in_bytes"
+  run bash -c "echo \$\$ > '$VIEW/memory/was/tasks'; exec timeout 60 tail /dev/zero"
+  [ "$status" -eq 137 ]
+  failcnt=$(cat "$VIEW/memory/was/memory.failcnt")
+  peak=$(cat "$VIEW/memory/was/memory.max_usage_in_bytes")
+  kills=$(sed -n 's/^oom_kill //p' "$VIEW/memory/was/memory.oom_control")
+  faults=$(sed -n 's/^total_pgfault //p' "$VIEW/memory/was/memory.stat")
+  ((failcnt > 0 && peak > 16 * 1048576 && kills >= 1 && faults > 4096))
+  mv "$VIEW/memory/was" "$VIEW/memory/is"
+  # cgroup2 made a new directory: what the old one counted came along.
+  [ ! -d "$CG2/cgx/was" ] && [ -d "$CG2/cgx/is" ]
+  [ "$(cat "$VIEW/memory/is/memory.failcnt")" = "$failcnt" ]
+  [ "$(cat "$VIEW/memory/is/memory.max_usage_in_bytes")" = "$peak" ]
+  [ "$(sed -n 's/^oom_kill //p' "$VIEW/memory/is/memory.oom_control")" = "$kills" ]
+  (($(sed -n 's/^total_pgfault //p' "$VIEW/memory/is/memory.stat") >= faults))
+  # A reset after the rename still resets.
+  echo 0 >"$VIEW/memory/is/memory.failcnt"
+  [ "$(cat "$VIEW/memory/is/memory.failcnt")" = 0 ]
+}
+
 @test "cpuset.cpus and cpuset.mems reach the leaf's v2 cpuset and the CPUs a process may use" {
   cpu=$(last_cpu)
   mkdir "$VIEW/cpuset/pin"
