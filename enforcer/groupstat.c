@@ -38,6 +38,7 @@ static const char *const memory_counters[] = {"pgfault", "pgmajfault", "workings
 					      "workingset_refault_file", NULL};
 static const char *const oom_keys[] = {"oom", "oom_kill", NULL};
 static const char *const max_key[] = {"max", NULL};
+static const char *const fail_key[] = {"fail", NULL};
 
 static const struct carried_source sources[] = {
 	{"cpuacct", NULL, "cpu.stat", STAT_HIERARCHICAL, cpu_keys},
@@ -45,6 +46,7 @@ static const struct carried_source sources[] = {
 	{"memory", "memory", "memory.peak", STAT_HIERARCHICAL, NULL},
 	{"memory", "memory", "memory.events.local", STAT_OWN_TASKS, oom_keys},
 	{"memory", "memory", "memory.events.local", STAT_OWN_LIMIT, max_key},
+	{"memory", "memory", "memory.swap.events", STAT_OWN_LIMIT, fail_key},
 	{"pids", "pids", "pids.events", STAT_OWN_TASKS, max_key},
 	{"pids", "pids", "pids.peak", STAT_HIERARCHICAL, NULL},
 	{"blkio", "io", "io.stat", STAT_HIERARCHICAL, NULL},

@@ -82,13 +82,6 @@ static unsigned long long v2_number(const struct v1_file_ctx *fc, const char *fi
 	return v2_read(fc, file, &text) < 0 ? 0 : strtoull(text.buf, NULL, 10);
 }
 
-static unsigned long long v2_key(const struct v1_file_ctx *fc, const char *file, const char *key)
-{
-	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
-
-	return v2_read(fc, file, &text) < 0 ? 0 : v2_stat_key(text.buf, key);
-}
-
 /* memory.swap.max follows memsw - limit; a kernel without swap accounting has no such file. */
 static int sync_swap_max(const struct v1_file_ctx *fc, unsigned long long limit,
 			 unsigned long long memsw)
@@ -472,16 +465,22 @@ static int failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return reset_events(fc, failures(fc));
 }
 
+/* The same for swap: charges memory.swap.max refused, where the memsw limit is set or split. */
+static unsigned long long swap_failures(const struct v1_file_ctx *fc)
+{
+	return group_stat(fc->ctx, fc->dir, fc->hier, "memory", "memory.swap.events", "fail",
+			  STAT_OWN_LIMIT);
+}
+
 static int memsw_failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)
 {
-	return strbuf_addf(out, "%llu\n",
-			   events_since_reset(fc, v2_key(fc, "memory.swap.events", "fail")));
+	return strbuf_addf(out, "%llu\n", events_since_reset(fc, swap_failures(fc)));
 }
 
 static int memsw_failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 {
 	(void)buf, (void)len;
-	return reset_events(fc, v2_key(fc, "memory.swap.events", "fail"));
+	return reset_events(fc, swap_failures(fc));
 }
 
 static int oom_control_write(const struct v1_file_ctx *fc, char *buf, size_t len)
