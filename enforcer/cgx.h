@@ -84,6 +84,9 @@ struct cgx_ctx {
 	char base_relpath[PATH_MAX]; /* the base, relative to the cgroup2 mount */
 	int cgroup2_fd;
 	int base_fd;
+	/* The directories above the base, each holding a shared lock (claim_base()). */
+	int *above_fds;
+	unsigned int nr_above;
 	/* Controllers the base may hand down ("cpu memory ..."), enabled in inner directories. */
 	char controllers[256];
 	struct deprecation_log deprecations;

@@ -80,13 +80,57 @@ static int open_base(struct cgx_ctx *ctx, const char *base)
 	return fd;
 }
 
-/*
- * One daemon a base. A second would take the first's groups for strays and
- * its moves for drift, and each would undo the other's repairs. The lock
- * goes with the base's descriptor: a daemon killed with -9 leaves none.
- */
-static int claim_base(const struct cgx_ctx *ctx)
+/* A shared lock on the directory @relpath above the base, kept while the context lives. */
+static int lock_above(struct cgx_ctx *ctx, const char *relpath)
 {
+	int fd, *grown;
+
+	if ((fd = v2_open_dir(ctx->cgroup2_fd, relpath)) < 0)
+		return fd;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	if (!(grown = realloc(ctx->above_fds, (ctx->nr_above + 1) * sizeof(*grown)))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	ctx->above_fds = grown;
+	ctx->above_fds[ctx->nr_above++] = fd;
+	return 0;
+}
+
+/*
+ * One daemon a base, and no base inside another's. A second daemon would
+ * take the first's groups and leaves for strays and its moves for drift,
+ * and each would undo the other's repairs. Each daemon holds an exclusive
+ * lock on its base and a shared one on every directory above it (up to the
+ * cgroup2 mount), so that one on the same base, below it or above it finds
+ * a lock it cannot share. The locks go with the descriptors: a daemon
+ * killed with -9 leaves none behind.
+ */
+static int claim_base(struct cgx_ctx *ctx)
+{
+	char above[PATH_MAX];
+	const char *slash;
+	int r;
+
+	for (slash = strchr(ctx->base_relpath, '/'); slash; slash = strchr(slash + 1, '/')) {
+		snprintf(above, sizeof(above), "%.*s", (int)(slash - ctx->base_relpath),
+			 ctx->base_relpath);
+		if ((r = lock_above(ctx, above)) == -EWOULDBLOCK) {
+			cgx_log(CGX_LOG_ERR,
+				"base %s/%s lies inside %s/%s, which another cgxfs serves "
+				"(fuser -v %s/%s names it)",
+				ctx->cgroup2_path, ctx->base_relpath, ctx->cgroup2_path, above,
+				ctx->cgroup2_path, above);
+			return -EBUSY;
+		}
+		if (r < 0)
+			return cgx_log_errno(r, "cannot lock %s/%s", ctx->cgroup2_path, above);
+	}
 	if (flock(ctx->base_fd, LOCK_EX | LOCK_NB) == 0)
 		return 0;
 	if (errno != EWOULDBLOCK)
@@ -94,7 +138,8 @@ static int claim_base(const struct cgx_ctx *ctx)
 				     ctx->base_relpath);
 	/* Not its pid from /proc/locks: that is the pid which took the lock, gone after a fork. */
 	cgx_log(CGX_LOG_ERR,
-		"base %s/%s is served by another cgxfs already (fuser -v %s/%s names it)",
+		"base %s/%s is served by another cgxfs, or holds the base of one "
+		"(fuser -v %s/%s names it)",
 		ctx->cgroup2_path, ctx->base_relpath, ctx->cgroup2_path, ctx->base_relpath);
 	return -EBUSY;
 }
@@ -188,7 +233,8 @@ int cgx_ctx_open(struct cgx_ctx **out, const struct cgx_options *options)
 	if ((r = check_base(options->base)) < 0) {
 		cgx_log_errno(r,
 			      "base '%s' must be a directory below the cgroup2 mount, "
-			      "never its root",
+			      "never its root, named by plain components (no empty, '.' "
+			      "or '..' one, no leading '/')",
 			      options->base);
 		goto fail;
 	}
@@ -244,6 +290,9 @@ void cgx_ctx_free(struct cgx_ctx *ctx)
 	memevent_state_release(&ctx->memevents);
 	if (ctx->base_fd >= 0)
 		close(ctx->base_fd);
+	for (unsigned int i = 0; i < ctx->nr_above; i++)
+		close(ctx->above_fds[i]);
+	free(ctx->above_fds);
 	if (ctx->cgroup2_fd >= 0)
 		close(ctx->cgroup2_fd);
 	pthread_mutex_destroy(&ctx->lock);

@@ -324,12 +324,44 @@ b"
 	fusermount3 -u "$second" 2>/dev/null || true
 	rmdir "$second"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"base $CG2/$BASE is served by another cgxfs already"* ]]
+	[[ "$output" == *"base $CG2/$BASE is served by another cgxfs, or holds the base of one"* ]]
 	[ "$(cat "$MNT/memory/kept/tasks")" = "$pid" ]
 	# The lock goes with the daemon, even one killed with -9.
 	kill_daemon_hard
 	start_cgxfs
 	[ "$(cat "$MNT/memory/kept/tasks")" = "$pid" ]
+}
+
+@test "a daemon on a base inside a served one, or around it, is refused" {
+	local second
+	spawn_sleeper
+	mkdir "$MNT/memory/a" "$MNT/memory/a/b" "$MNT/cpu,cpuacct/other"
+	echo "$pid" >"$MNT/memory/a/b/tasks"
+	echo "$pid" >"$MNT/cpu,cpuacct/other/tasks"
+	leaf=$(v2_path_of "$pid")
+	second=$(mktemp -d /tmp/cgx-second.XXXXXX)
+	for inner in "$BASE/other" "$BASE/a" "$BASE/a/b"; do
+		run "$CGXFS" --cgroup2 "$CG2" --base "$inner" --log "$LOGDIR/second.jsonl" "$second"
+		fusermount3 -u "$second" 2>/dev/null || true
+		echo "$inner: $status $output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"base $CG2/$inner lies inside $CG2/$BASE, which another cgxfs serves"* ]]
+	done
+	rmdir "$second"
+	[ "$(v2_path_of "$pid")" = "$leaf" ]
+	[ "$(cat "$MNT/memory/a/b/tasks")" = "$pid" ]
+	[ "$(cat "$MNT/cpu,cpuacct/other/tasks")" = "$pid" ]
+	# And around: the first daemon again, on the base of one serving inside it.
+	stop_cgxfs
+	outer=$BASE
+	BASE=$outer/inner
+	start_cgxfs
+	run "$CGXFS" --cgroup2 "$CG2" --base "$outer" --log "$LOGDIR/outer.jsonl" "$MNT.outer"
+	fusermount3 -u "$MNT.outer" 2>/dev/null || true
+	stop_cgxfs
+	BASE=$outer
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"base $CG2/$outer is served by another cgxfs, or holds the base of one"* ]]
 }
 
 @test "bad options get a clear message and exit non-zero" {
