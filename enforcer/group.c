@@ -165,9 +165,9 @@ void group_reset_counts(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hi
 		int r;
 
 		/* The handler, not file_write(): no one wrote, and nothing is logged. */
-		if ((row->flags & V1F_RESET_POINT) && (r = row->write(&fc, zero, 1)) < 0)
-			cgx_log_errno(r, "%s of group %s does not start again at 0", row->name,
-				      dir->name);
+		if ((row->flags & V1F_RESET_POINT) && row->write &&
+		    (r = row->write(&fc, zero, 1)) < 0)
+			cgx_log_errno(r, "%s of group %s not reset", row->name, dir->name);
 	}
 }
 
@@ -353,6 +353,7 @@ int cgx_group_rmdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 
 struct dir_pair {
 	struct v2_dir *from, *to;
+	bool counts_lost; /* group_stats_move() failed */
 };
 
 struct dir_map {
@@ -367,7 +368,7 @@ static int dir_map_add(struct dir_map *map, struct v2_dir *from, struct v2_dir *
 	if (!grown)
 		return -ENOMEM;
 	map->pairs = grown;
-	map->pairs[map->nr++] = (struct dir_pair){from, to};
+	map->pairs[map->nr++] = (struct dir_pair){from, to, false};
 	return 0;
 }
 
@@ -398,9 +399,11 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 	dir_learn_ino(to, to_fd);
 	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0)
 		return cgx_log_errno(r, "cannot carry group %s over", from->name);
-	/* What leaves gone counted for it goes along. */
-	if ((r = state_carried_get(ctx, from_fd, hier, &carried)) != -ENODATA &&
-	    (r < 0 || (r = state_carried_set(ctx, to_fd, hier, carried.buf)) < 0))
+	/* What leaves gone counted for it goes along; a record left on @to by a failed step goes.
+	 */
+	if ((r = state_carried_get(ctx, from_fd, hier, &carried)) < 0 && r != -ENODATA)
+		return cgx_log_errno(r, "cannot carry the counters of group %s over", from->name);
+	if ((r = state_carried_set(ctx, to_fd, hier, r == -ENODATA ? "" : carried.buf)) < 0)
 		return cgx_log_errno(r, "cannot carry the counters of group %s over", from->name);
 	if ((r = dir_map_add(map, from, to)) < 0)
 		return r;
@@ -596,9 +599,11 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	}
 	/* What each group counted in its old directory, while it is still there to read. */
 	for (size_t i = 0; i < map.nr; i++)
-		if ((r = group_stats_move(ctx, map.pairs[i].from, map.pairs[i].to, hier)) < 0)
+		if ((r = group_stats_move(ctx, map.pairs[i].from, map.pairs[i].to, hier)) < 0) {
 			cgx_log_errno(r, "the counters of %s start again at its new name",
 				      map.pairs[i].from->name);
+			map.pairs[i].counts_lost = true;
+		}
 	/* Leaves follow their groups: no tuple may name a group that left. */
 	for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next) {
 		struct v2_dir *moved = dir_map_find(&map, leaf->leaf_tuple->coord[hier]);
@@ -615,6 +620,10 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	r = commit_group_move(ctx, hier, &map);
 	if (r == 0)
 		replay_values(ctx, hier, &map);
+	/* As the log says: a reset point kept against counts that did not come would read 0. */
+	for (size_t i = 0; r == 0 && i < map.nr; i++)
+		if (map.pairs[i].counts_lost)
+			group_reset_counts(ctx, map.pairs[i].to, hier);
 	if (r < 0) {
 		free(map.pairs);
 		return r;

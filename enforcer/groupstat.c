@@ -46,7 +46,7 @@ static const struct carried_source sources[] = {
 	{"memory", "memory", "memory.peak", STAT_HIERARCHICAL, NULL},
 	{"memory", "memory", "memory.events.local", STAT_OWN_TASKS, oom_keys},
 	{"memory", "memory", "memory.events.local", STAT_OWN_LIMIT, max_key},
-	{"memory", "memory", "memory.swap.events", STAT_OWN_LIMIT, fail_key},
+	{"memory", "memory", "memory.swap.events", STAT_HIERARCHICAL, fail_key},
 	{"pids", "pids", "pids.events", STAT_OWN_TASKS, max_key},
 	{"pids", "pids", "pids.peak", STAT_HIERARCHICAL, NULL},
 	{"blkio", "io", "io.stat", STAT_HIERARCHICAL, NULL},
@@ -105,17 +105,41 @@ static int add_dir_scoped(struct cgx_ctx *ctx, struct v2_dir *dir,
 	return stat_sum_add_text(sum, (char)source->scope, source->file, text.buf, source->keys);
 }
 
-/* add_own_region() for a record, the leaves left out. */
-static int add_own_dirs(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
-			const struct carried_source *source, struct stat_sum *sum)
+/*
+ * add_own_region() for a record, the daemon's own leaves left out: they stay
+ * where they are and fold themselves when retired (a directory of another
+ * hierarchy's group is only forgotten as a leaf, and counts here).
+ */
+static int add_own_dirs(struct cgx_ctx *ctx, struct v2_dir *group, struct v2_dir *dir,
+			unsigned int hier, const struct carried_source *source,
+			struct stat_sum *sum)
 {
 	int r;
 
 	v2_dir_for_each_child (child, dir) {
-		if (child->group[hier] || child->leaf_tuple)
+		if (child->group[hier])
 			continue;
-		if ((r = add_dir_scoped(ctx, child, source, sum)) < 0 ||
-		    (r = add_own_dirs(ctx, child, hier, source, sum)) < 0)
+		if ((!child->leaf_tuple || (child->leaf_tuple->coord[hier] == group &&
+					    !tree_is_cgx_leaf_name(child->name))) &&
+		    (r = add_dir_scoped(ctx, child, source, sum)) < 0)
+			return r;
+		if ((r = add_own_dirs(ctx, group, child, hier, source, sum)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The daemon's own leaves below @dir, added to @sum under a record's keys. */
+static int add_cgx_leaves(struct cgx_ctx *ctx, struct v2_dir *dir,
+			  const struct carried_source *source, struct stat_sum *sum)
+{
+	int r;
+
+	v2_dir_for_each_child (child, dir) {
+		if (child->leaf_tuple && tree_is_cgx_leaf_name(child->name) &&
+		    (r = add_dir_scoped(ctx, child, source, sum)) < 0)
+			return r;
+		if ((r = add_cgx_leaves(ctx, child, source, sum)) < 0)
 			return r;
 	}
 	return 0;
@@ -464,15 +488,13 @@ static int moving_reading(struct cgx_ctx *ctx, struct v2_dir *from, unsigned int
 		 * below, of this hierarchy or another, stays behind with its
 		 * count, or is removed without a fold: it counts here.
 		 */
-		for (struct v2_dir *leaf = ctx->tree.leaves; leaf; leaf = leaf->leaf_next)
-			if (tree_is_cgx_leaf_name(leaf->name) && tree_is_ancestor(from, leaf) &&
-			    (r = add_dir_scoped(ctx, leaf, source, &leaves)) < 0)
-				return r;
+		if ((r = add_cgx_leaves(ctx, from, source, &leaves)) < 0)
+			return r;
 		stat_sum_sub(&whole, &leaves);
 		break;
 	case STAT_OWN_TASKS:
 		/* A local count: the group's own directories below it that are no leaf. */
-		if ((r = add_own_dirs(ctx, from, hier, source, &whole)) < 0)
+		if ((r = add_own_dirs(ctx, from, from, hier, source, &whole)) < 0)
 			return r;
 		break;
 	case STAT_OWN_LIMIT:
@@ -490,7 +512,6 @@ int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to
 	_cleanup_stat_sum_ struct stat_sum add = STAT_SUM_INIT;
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	_cleanup_close_ int fd = -1;
-	char path[PATH_MAX];
 	int r;
 
 	for (size_t s = 0; s < ARRAY_SIZE(sources); s++) {
@@ -505,11 +526,10 @@ int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to
 		return 0;
 	if ((fd = cgx_dir_open(ctx, to)) < 0)
 		return fd;
-	if ((r = tree_path(from, false, path, sizeof(path))) < 0 ||
-	    (r = carried_load(ctx, to, hier, fd, &rec)) < 0)
+	if ((r = carried_load(ctx, to, hier, fd, &rec)) < 0)
 		return r;
-	/* Final at once: the old directory may stay, for other hierarchies' groups. */
-	if ((r = carry_fold(&rec, &add, 0, path)) < 0)
+	/* Final at once, naming no leaf: the old directory may stay for other hierarchies. */
+	if ((r = carry_fold(&rec, &add, 0, "")) < 0)
 		return r;
 	carry_keep_last(&rec);
 	if ((r = carry_format(&rec, &text)) < 0)

@@ -183,8 +183,9 @@ static int list_children(struct scanner *sc, int fd, struct v2scan_dir *dir)
 	child = dir->children;
 	for_each_name (name, &sc->names) {
 		*child = (struct v2scan_dir){.name = arena_strndup(&sc->arena, name, strlen(name))};
-		if (!child++->name)
+		if (!child->name)
 			return -ENOMEM;
+		child++;
 	}
 	return 0;
 }

@@ -465,11 +465,15 @@ static int failcnt_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	return reset_events(fc, failures(fc));
 }
 
-/* The same for swap: charges memory.swap.max refused, where the memsw limit is set or split. */
+/*
+ * The same for swap: memory.swap.events "fail", of the group's directories.
+ * cgroup2 counts it up the tree and also when no swap slot is free, where
+ * v1 counts the failures of the group's own memsw limit.
+ */
 static unsigned long long swap_failures(const struct v1_file_ctx *fc)
 {
 	return group_stat(fc->ctx, fc->dir, fc->hier, "memory", "memory.swap.events", "fail",
-			  STAT_OWN_LIMIT);
+			  STAT_HIERARCHICAL);
 }
 
 static int memsw_failcnt_read(const struct v1_file_ctx *fc, struct strbuf *out)

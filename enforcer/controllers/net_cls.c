@@ -39,8 +39,11 @@ static int classid_write(const struct v1_file_ctx *fc, char *buf, size_t len)
 	 * and its number is parsed as any other: the replay brings back what
 	 * was stored, never more.
 	 */
-	if (fc->caller->tid == own_pid() && (mark = strstr(buf, UNAPPLIED)))
+	if (fc->caller->tid == own_pid() && (mark = strstr(buf, UNAPPLIED)) &&
+	    strspn(mark + strlen(UNAPPLIED), "\n") == strlen(mark + strlen(UNAPPLIED)))
 		*mark = '\0';
+	else
+		mark = NULL;
 	if ((r = kstrtoull(buf, 0, &value)) < 0)
 		return r;
 	applied = !(unsigned int)value ||
