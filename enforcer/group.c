@@ -210,10 +210,15 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	/*
 	 * A new group has counted nothing (css_alloc), but its directory may have
 	 * served another hierarchy's group of the same path, and counted that
-	 * one's processes.
+	 * one's processes: the counts are its past, and the high-water marks
+	 * start again from the usage now.
 	 */
-	if (tree_dir_has_past(&ctx->tree, dir, hier))
+	if (tree_dir_has_past(&ctx->tree, dir, hier)) {
+		if ((r = group_stats_start(ctx, dir, hier)) < 0)
+			cgx_log_errno(r, "new group %s counts what its directory counted before",
+				      name);
 		group_reset_counts(ctx, dir, hier);
+	}
 	v1_for_each_controller (controller, h)
 		if (controller->online)
 			controller->online(ctx, dir, hier);

@@ -17,6 +17,7 @@
  */
 #include "groupstat.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,7 +202,10 @@ static int add_carried(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int h
 		return 0;
 	if ((r = carried_load(ctx, group, hier, fd, &rec)) < 0)
 		return 0; /* logged: what the leaves alive count still holds */
-	return stat_sum_add_scope(sum, &rec.carried, (char)scope, file);
+	if ((r = stat_sum_add_scope(sum, &rec.carried, (char)scope, file)) < 0)
+		return r;
+	stat_sum_sub_scope(sum, &rec.carried, (char)toupper(scope), file);
+	return 0;
 }
 
 int group_stat_read(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
@@ -455,86 +459,130 @@ int group_stats_carry(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tup
 }
 
 /*
- * What @from counted for the group there in @source's scope, the daemon's
- * leaves left out (into @add): such a leaf below it stays where it is, and
- * counts for the group from outside its new directory until it folds
- * itself.
+ * What @dir counts in @source's scope for a group there (into @add, under
+ * @scope_letter), its own region as group_stat_read() reads it: a group's
+ * directory below, of this hierarchy or another, stays behind with its
+ * count (or is removed without a fold), and counts here. @cgx_leaves: with
+ * the daemon's own leaves below, or without them (a rename's fold: they stay
+ * where they are, count for the group from outside its new directory, and
+ * fold themselves when retired).
  */
-static int moving_reading(struct cgx_ctx *ctx, struct v2_dir *from, unsigned int hier,
-			  const struct carried_source *source, struct stat_sum *add)
+static int dir_reading(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+		       const struct carried_source *source, char scope_letter, bool cgx_leaves,
+		       struct stat_sum *add)
 {
 	_cleanup_stat_sum_ struct stat_sum whole = STAT_SUM_INIT, leaves = STAT_SUM_INIT;
-	const char scope = (char)source->scope;
 	int r;
 
-	/* A high-water mark: the group's own, leaves and all, for the larger one wins. */
-	if (stat_file_is_peak(source->file)) {
-		_cleanup_stat_sum_ struct stat_sum peak = STAT_SUM_INIT;
-		char line[64];
-
-		if ((r = group_stat_read(ctx, from, hier, source->v2_controller, source->file,
-					 source->scope, &peak)) < 0)
-			return r;
-		snprintf(line, sizeof(line), "%llu\n", stat_sum_get(&peak, source->file, NULL));
-		return stat_sum_add_text(add, scope, source->file, line, NULL);
-	}
-	if ((r = add_dir_scoped(ctx, from, source, &whole)) < 0)
+	if ((r = add_dir_scoped(ctx, dir, source, &whole)) < 0)
 		return r;
 	switch (source->scope) {
 	case STAT_HIERARCHICAL:
-		/*
-		 * cgroup2 counts a directory's subdirectories in it: the leaves
-		 * among them that are the daemon's own. A group's directory
-		 * below, of this hierarchy or another, stays behind with its
-		 * count, or is removed without a fold: it counts here.
-		 */
-		if ((r = add_cgx_leaves(ctx, from, source, &leaves)) < 0)
+		/* cgroup2 counts a directory's subdirectories in it. */
+		if (!cgx_leaves && (r = add_cgx_leaves(ctx, dir, source, &leaves)) < 0)
 			return r;
 		stat_sum_sub(&whole, &leaves);
 		break;
 	case STAT_OWN_TASKS:
-		/* A local count: the group's own directories below it that are no leaf. */
-		if ((r = add_own_dirs(ctx, from, from, hier, source, &whole)) < 0)
+		/* A local count: the group's own directories below it. */
+		if ((r = add_own_dirs(ctx, dir, dir, hier, source, &whole)) < 0)
 			return r;
 		break;
 	case STAT_OWN_LIMIT:
 		break;
 	}
-	for (size_t i = 0; i < whole.nr; i++)
+	for (size_t i = 0; i < whole.nr; i++) {
+		/* add_dir_scoped() wrote the scope's own letter; a past has the upper-case one. */
+		whole.v[i].key[0] = scope_letter;
 		if ((r = stat_sum_add(add, whole.v[i].key, whole.v[i].value, false)) < 0)
 			return r;
+	}
 	return 0;
 }
 
-int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to, unsigned int hier)
+/* What the group at @from counted there, for a rename's fold (into @add). */
+static int moving_reading(struct cgx_ctx *ctx, struct v2_dir *from, unsigned int hier,
+			  const struct carried_source *source, struct stat_sum *add)
+{
+	_cleanup_stat_sum_ struct stat_sum peak = STAT_SUM_INIT;
+	char line[64];
+	int r;
+
+	if (!stat_file_is_peak(source->file))
+		return dir_reading(ctx, from, hier, source, (char)source->scope, false, add);
+	/* A high-water mark: the group's own, leaves and all, for the larger one wins. */
+	if ((r = group_stat_read(ctx, from, hier, source->v2_controller, source->file,
+				 source->scope, &peak)) < 0)
+		return r;
+	snprintf(line, sizeof(line), "%llu\n", stat_sum_get(&peak, source->file, NULL));
+	return stat_sum_add_text(add, (char)source->scope, source->file, line, NULL);
+}
+
+/*
+ * What @dir counted before a group of @hier came to it, in every scope
+ * (into @add, as a past): a high-water mark has none, it cannot be taken
+ * away (max_usage_in_bytes has a reset point instead).
+ */
+static int past_reading(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
+			const struct carried_source *source, struct stat_sum *add)
+{
+	if (stat_file_is_peak(source->file))
+		return 0;
+	return dir_reading(ctx, dir, hier, source, (char)toupper(source->scope), true, add);
+}
+
+static bool source_counts(struct cgx_ctx *ctx, unsigned int hier,
+			  const struct carried_source *source)
+{
+	return hier_has_controller(&ctx->hiers.hier[hier], source->v1_controller) &&
+	       (!source->v2_controller || cgx_has_controller(ctx, source->v2_controller));
+}
+
+/* @add folded into the carried record of @group of @hier for good: it names no leaf. */
+static int record_fold_final(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier,
+			     const struct stat_sum *add)
 {
 	_cleanup_carry_ struct carry_record rec = {0};
-	_cleanup_stat_sum_ struct stat_sum add = STAT_SUM_INIT;
 	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	for (size_t s = 0; s < ARRAY_SIZE(sources); s++) {
-		if (!hier_has_controller(&ctx->hiers.hier[hier], sources[s].v1_controller) ||
-		    (sources[s].v2_controller &&
-		     !cgx_has_controller(ctx, sources[s].v2_controller)))
-			continue;
-		if ((r = moving_reading(ctx, from, hier, &sources[s], &add)) < 0)
-			return r;
-	}
-	if (all_zero(&add))
+	if (all_zero(add))
 		return 0;
-	if ((fd = cgx_dir_open(ctx, to)) < 0)
+	if ((fd = cgx_dir_open(ctx, group)) < 0)
 		return fd;
-	if ((r = carried_load(ctx, to, hier, fd, &rec)) < 0)
-		return r;
-	/* Final at once, naming no leaf: the old directory may stay for other hierarchies. */
-	if ((r = carry_fold(&rec, &add, 0, "")) < 0)
+	if ((r = carried_load(ctx, group, hier, fd, &rec)) < 0 ||
+	    (r = carry_fold(&rec, add, 0, "")) < 0)
 		return r;
 	carry_keep_last(&rec);
 	if ((r = carry_format(&rec, &text)) < 0)
 		return r;
 	return state_carried_set(ctx, fd, hier, text.buf);
+}
+
+int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to, unsigned int hier)
+{
+	_cleanup_stat_sum_ struct stat_sum add = STAT_SUM_INIT;
+	int r;
+
+	for (size_t s = 0; s < ARRAY_SIZE(sources); s++)
+		if (source_counts(ctx, hier, &sources[s]) &&
+		    ((r = moving_reading(ctx, from, hier, &sources[s], &add)) < 0 ||
+		     (r = past_reading(ctx, to, hier, &sources[s], &add)) < 0))
+			return r;
+	return record_fold_final(ctx, to, hier, &add);
+}
+
+int group_stats_start(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
+{
+	_cleanup_stat_sum_ struct stat_sum add = STAT_SUM_INIT;
+	int r;
+
+	for (size_t s = 0; s < ARRAY_SIZE(sources); s++)
+		if (source_counts(ctx, hier, &sources[s]) &&
+		    (r = past_reading(ctx, group, hier, &sources[s], &add)) < 0)
+			return r;
+	return record_fold_final(ctx, group, hier, &add);
 }
 
 bool group_stats_leaf_charged(struct cgx_ctx *ctx, const struct v2_dir *leaf)

@@ -52,11 +52,17 @@ int group_stats_carry(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tup
 /*
  * A rename moved the group of @hier at @from to @to (cgx_group_rename()):
  * what it counted in @from goes into @to's record for good, where v1 keeps
- * counting on. Called with the group still at @from, after its records were
- * copied to @to; its leaves are left to fold themselves.
+ * counting on, and what @to had counted before it (another hierarchy's
+ * group used it) is its past. Called with the group still at @from, after
+ * its records were copied to @to; its leaves are left to fold themselves.
  */
 int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
 		     unsigned int hier);
+/*
+ * A new group of @hier at @group, a directory with a past: what it counted
+ * so far is kept as that past, so that the group starts at 0 (css_alloc).
+ */
+int group_stats_start(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier);
 /*
  * Whether @leaf lies outside its memory group's directory and still has
  * pages charged: removed, they would count for another directory than the

@@ -186,6 +186,22 @@ int stat_sum_add_scope(struct stat_sum *to, const struct stat_sum *from, char sc
 	return 0;
 }
 
+void stat_sum_sub_scope(struct stat_sum *to, const struct stat_sum *from, char scope,
+			const char *file)
+{
+	size_t file_len = strlen(file);
+
+	for (size_t i = 0; i < from->nr; i++) {
+		const char *key = from->v[i].key;
+		struct stat_value *e;
+
+		if (key[0] != scope || key[1] != ' ' || strncmp(key + 2, file, file_len) ||
+		    key[2 + file_len] != ' ' || !(e = find(to, key + 2)))
+			continue;
+		e->value -= from->v[i].value < e->value ? from->v[i].value : e->value;
+	}
+}
+
 unsigned long long stat_sum_get(const struct stat_sum *sum, const char *file, const char *key)
 {
 	char name[256];

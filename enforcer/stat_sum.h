@@ -13,10 +13,12 @@
  *
  * The carried record (trusted.cgx.carried/H on the group's directory) has
  * one line per number, "SCOPE FILE KEY VALUE", SCOPE a letter of enum
- * stat_scope. A fold of one leaf, written before the leaf is removed, also
- * names the leaf ("@last INO PATH") and keeps the old value of each line it
- * changed ("@ SCOPE FILE KEY OLD"): while the leaf still exists (the daemon
- * was killed before its rmdir) the fold is void and the old values hold.
+ * stat_scope. The same letter in upper case is a past: what the group's
+ * directories had counted before the group came to them (another
+ * hierarchy's group used them), taken away from what it reads. A fold of one leaf, written before
+ * the leaf is removed, also names the leaf ("@last INO PATH") and keeps the old value of each line
+ * it changed ("@ SCOPE FILE KEY OLD"): while the leaf still exists (the daemon was killed before
+ * its rmdir) the fold is void and the old values hold.
  */
 #ifndef CGX_STAT_SUM_H
 #define CGX_STAT_SUM_H
@@ -66,6 +68,12 @@ int stat_sum_add_text(struct stat_sum *sum, char scope, const char *file, const 
  */
 int stat_sum_add_scope(struct stat_sum *to, const struct stat_sum *from, char scope,
 		       const char *file);
+/*
+ * The entries "@scope @file KEY" of a record's @from, taken away from "@file
+ * KEY" of @to, never below 0.
+ */
+void stat_sum_sub_scope(struct stat_sum *to, const struct stat_sum *from, char scope,
+			const char *file);
 /* Takes @part away from @sum key by key, never below 0: what a part counted, out of its whole. */
 void stat_sum_sub(struct stat_sum *sum, const struct stat_sum *part);
 /* The value of "@file @key" (@key "-" or NULL for a file that is one number), 0 when absent. */

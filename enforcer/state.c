@@ -4,7 +4,8 @@
  *   trusted.cgx.group/H             "uid gid mode creator_uid creator_gid id": v1 group of H here
  *   trusted.cgx.val/H/FILE          what a v1 read of FILE returns, once written
  *   trusted.cgx.attr/H/FILE         "uid gid mode" after a chown/chmod of FILE
- *   trusted.cgx.carried/H           what removed leaves counted for H's group here (stat_sum.h)
+ *   trusted.cgx.carried/H           what removed leaves and old directories counted for H's
+ *                                   group here, and its directories' past (stat_sum.h)
  *   trusted.cgx.tuple               this directory is a leaf; its tuple (fold_tuple_format)
  *   trusted.cgx.name                the v1 name of a directory whose v2 name is its hash,
  *                                   written before any other record (tree_escape_name)

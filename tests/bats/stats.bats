@@ -175,3 +175,29 @@ burn_in() {
 	[ ! -d "$CG2$leaf" ]
 	[ "$(cat "$MNT/cpu,cpuacct/b/cpuacct.usage")" = "$before" ]
 }
+
+@test "a group renamed onto a directory with a past, or made on one, counts from 0" {
+	mkdir "$MNT/memory/x" "$MNT/cpu,cpuacct/y"
+	spawn_busy
+	echo "$pid" >"$MNT/memory/x/tasks"
+	sleep 0.5
+	kill -STOP "$pid"
+	sleep 0.1
+	# x's directory ran it; no cpuacct group ever had it but the root.
+	(($(usage_usec_of "$CG2/$BASE/x") > 10000))
+	mv "$MNT/cpu,cpuacct/y" "$MNT/cpu,cpuacct/x"
+	[ "$(cat "$MNT/cpu,cpuacct/x/cpuacct.usage")" = 0 ]
+	[ "$(cat "$MNT/cpu,cpuacct/x/cpuacct.stat")" = "$(printf 'user 0\nsystem 0')" ]
+	# Made on it instead: the same.
+	rmdir "$MNT/cpu,cpuacct/x"
+	mkdir "$MNT/cpu,cpuacct/x"
+	[ "$(cat "$MNT/cpu,cpuacct/x/cpuacct.usage")" = 0 ]
+	[ "$(cat "$MNT/cpu,cpuacct/x/cpuacct.stat")" = "$(printf 'user 0\nsystem 0')" ]
+	# And it counts what its own members run from then on.
+	echo "$pid" >"$MNT/cpu,cpuacct/x/tasks"
+	kill -CONT "$pid"
+	sleep 0.3
+	kill -STOP "$pid"
+	sleep 0.1
+	(($(cat "$MNT/cpu,cpuacct/x/cpuacct.usage") > 10000000))
+}

@@ -118,8 +118,29 @@ static void test_a_damaged_record_is_refused(void)
 	CHECK_EQ_INT(rec.carried.nr, 0);
 }
 
+/* A past (upper-case scope) survives its record's text and is taken away, never below 0. */
+static void test_a_past_is_taken_away(void)
+{
+	_cleanup_carry_ struct carry_record rec = {0}, again = {0};
+	_cleanup_stat_sum_ struct stat_sum add = STAT_SUM_INIT, live = STAT_SUM_INIT;
+	_cleanup_strbuf_ struct strbuf text = STRBUF_INIT;
+
+	stat_sum_add_text(&add, 'h', "cpu.stat", "usage_usec 100\nuser_usec 7\n", NULL);
+	stat_sum_add_text(&add, 'H', "cpu.stat", "usage_usec 30\nuser_usec 50\n", NULL);
+	CHECK_EQ_INT(carry_fold(&rec, &add, 0, ""), 0);
+	carry_keep_last(&rec);
+	CHECK_EQ_INT(carry_format(&rec, &text), 0);
+	CHECK_EQ_INT(carry_parse(text.buf, &again), 0);
+	stat_sum_add_text(&live, 0, "cpu.stat", "usage_usec 50\nuser_usec 20\n", NULL);
+	CHECK_EQ_INT(stat_sum_add_scope(&live, &again.carried, 'h', "cpu.stat"), 0);
+	stat_sum_sub_scope(&live, &again.carried, 'H', "cpu.stat");
+	CHECK_EQ_INT(stat_sum_get(&live, "cpu.stat", "usage_usec"), 120);
+	CHECK_EQ_INT(stat_sum_get(&live, "cpu.stat", "user_usec"), 0);
+}
+
 int main(void)
 {
+	test_a_past_is_taken_away();
 	test_files_of_every_shape_add_up();
 	test_only_the_keys_asked_for();
 	test_a_carried_peak_is_the_larger();

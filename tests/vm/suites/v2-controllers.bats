@@ -199,6 +199,23 @@ last_cpu() {
   (($(cat "$VIEW/memory/past/memory.max_usage_in_bytes") > 32 * 1048576))
 }
 
+@test "a memory group renamed onto, or made on, a directory with a past counts none of it" {
+  # h's directory serves a cpu group first, whose process faults in 32 MiB and is gone.
+  mkdir "$VIEW/cpu,cpuacct/h" "$VIEW/memory/j"
+  bash -c "echo \$\$ > '$VIEW/cpu,cpuacct/h/tasks'; exec python3 -c 'b = bytearray(32 << 20)'"
+  # (Transparent huge pages fault 2 MiB at a time: python's own start faults more.)
+  (($(sed -n 's/^pgfault //p' "$CG2/cgx/h/memory.stat") > 100))
+  mv "$VIEW/memory/j" "$VIEW/memory/h"
+  (($(sed -n 's/^total_pgfault //p' "$VIEW/memory/h/memory.stat") < 10))
+  [ "$(cat "$VIEW/memory/h/memory.failcnt")" = 0 ]
+  rmdir "$VIEW/memory/h"
+  mkdir "$VIEW/memory/h"
+  (($(sed -n 's/^total_pgfault //p' "$VIEW/memory/h/memory.stat") < 10))
+  # Its own members count.
+  bash -c "echo \$\$ > '$VIEW/memory/h/tasks'; exec python3 -c 'b = bytearray(16 << 20)'"
+  (($(sed -n 's/^total_pgfault //p' "$VIEW/memory/h/memory.stat") > 100))
+}
+
 @test "a process allocating past memory.limit_in_bytes is OOM-killed and failcnt rises" {
   mkdir "$VIEW/memory/oom"
   echo 20M >"$VIEW/memory/oom/memory.limit_in_bytes"
