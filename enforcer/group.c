@@ -178,7 +178,7 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	struct v1_group *group = NULL;
 	_cleanup_close_ int fd = -1;
 	struct v2_dir *dir;
-	bool made;
+	bool made, has_past;
 	int r;
 
 	if ((r = check_group_name(parent, name)) < 0)
@@ -207,23 +207,25 @@ int cgx_group_mkdir(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hie
 	dir_learn_ino(dir, fd);
 	/* The group exists from here on; what follows only moves leaves to their new places. */
 	inherit_values(ctx, parent, dir, hier);
+	v1_for_each_controller (controller, h)
+		if (controller->online)
+			controller->online(ctx, dir, hier);
+	has_past = tree_dir_has_past(&ctx->tree, dir, hier);
+	if ((r = relocate_leaves(ctx)) < 0)
+		cgx_log_errno(r, "leaves not yet in place after mkdir %s", name);
 	/*
 	 * A new group has counted nothing (css_alloc), but its directory may have
 	 * served another hierarchy's group of the same path, and counted that
-	 * one's processes: the counts are its past, and the high-water marks
-	 * start again from the usage now.
+	 * one's processes: the counts are its past, taken once the others'
+	 * processes have moved out; the high-water marks, which have no past,
+	 * start again from the usage now (reset points of counts read 0 anyway).
 	 */
-	if (tree_dir_has_past(&ctx->tree, dir, hier)) {
+	if (has_past) {
 		if ((r = group_stats_start(ctx, dir, hier)) < 0)
 			cgx_log_errno(r, "new group %s counts what its directory counted before",
 				      name);
 		group_reset_counts(ctx, dir, hier);
 	}
-	v1_for_each_controller (controller, h)
-		if (controller->online)
-			controller->online(ctx, dir, hier);
-	if ((r = relocate_leaves(ctx)) < 0)
-		cgx_log_errno(r, "leaves not yet in place after mkdir %s", name);
 	dir_sync_controllers(ctx, parent);
 	cgx_event_emit(&(struct cgx_event){.kind = CGX_EVENT_MKDIR,
 					   .ctx = ctx,
@@ -404,8 +406,7 @@ static int copy_group_subtree(struct cgx_ctx *ctx, struct v2_dir *from, struct v
 	dir_learn_ino(to, to_fd);
 	if ((r = state_save_group_all(ctx, to_fd, hier, from->group[hier])) < 0)
 		return cgx_log_errno(r, "cannot carry group %s over", from->name);
-	/* What leaves gone counted for it goes along; a record left on @to by a failed step goes.
-	 */
+	/* What leaves gone counted for it goes along; one a failed step left on @to goes. */
 	if ((r = state_carried_get(ctx, from_fd, hier, &carried)) < 0 && r != -ENODATA)
 		return cgx_log_errno(r, "cannot carry the counters of group %s over", from->name);
 	if ((r = state_carried_set(ctx, to_fd, hier, r == -ENODATA ? "" : carried.buf)) < 0)
@@ -625,10 +626,16 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	r = commit_group_move(ctx, hier, &map);
 	if (r == 0)
 		replay_values(ctx, hier, &map);
-	/* As the log says: a reset point kept against counts that did not come would read 0. */
-	for (size_t i = 0; r == 0 && i < map.nr; i++)
-		if (map.pairs[i].counts_lost)
-			group_reset_counts(ctx, map.pairs[i].to, hier);
+	/*
+	 * As the log says, from 0: the record copied from the old directory
+	 * (its past, its leaves' counts) and its reset points fit it, not this one.
+	 */
+	for (size_t i = 0; r == 0 && i < map.nr; i++) {
+		if (!map.pairs[i].counts_lost)
+			continue;
+		group_stats_start(ctx, map.pairs[i].to, hier);
+		group_reset_counts(ctx, map.pairs[i].to, hier);
+	}
 	if (r < 0) {
 		free(map.pairs);
 		return r;

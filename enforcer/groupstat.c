@@ -459,17 +459,19 @@ int group_stats_carry(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tup
 }
 
 /*
- * What @dir counts in @source's scope for a group there (into @add, under
- * @scope_letter), its own region as group_stat_read() reads it: a group's
- * directory below, of this hierarchy or another, stays behind with its
- * count (or is removed without a fold), and counts here. @cgx_leaves: with
- * the daemon's own leaves below, or without them (a rename's fold: they stay
- * where they are, count for the group from outside its new directory, and
- * fold themselves when retired).
+ * What @dir counts in @source's scope for a group there (into @add), its
+ * own region as group_stat_read() reads it: a group's directory below, of
+ * this hierarchy or another, stays behind with its count (or is removed
+ * without a fold), and counts here. Without @past, a rename's fold: the
+ * daemon's own leaves below are left out, as they stay where they are,
+ * count for the group from outside its new directory, and fold themselves
+ * when retired. With @past, what the directory counted before the group
+ * came, under the upper-case letter: a local count of the directory alone,
+ * since the directories below it may yet become groups or go, and a
+ * number only when it is one.
  */
 static int dir_reading(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
-		       const struct carried_source *source, char scope_letter, bool cgx_leaves,
-		       struct stat_sum *add)
+		       const struct carried_source *source, bool past, struct stat_sum *add)
 {
 	_cleanup_stat_sum_ struct stat_sum whole = STAT_SUM_INIT, leaves = STAT_SUM_INIT;
 	int r;
@@ -479,21 +481,23 @@ static int dir_reading(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hie
 	switch (source->scope) {
 	case STAT_HIERARCHICAL:
 		/* cgroup2 counts a directory's subdirectories in it. */
-		if (!cgx_leaves && (r = add_cgx_leaves(ctx, dir, source, &leaves)) < 0)
+		if (!past && (r = add_cgx_leaves(ctx, dir, source, &leaves)) < 0)
 			return r;
 		stat_sum_sub(&whole, &leaves);
 		break;
 	case STAT_OWN_TASKS:
-		/* A local count: the group's own directories below it. */
-		if ((r = add_own_dirs(ctx, dir, dir, hier, source, &whole)) < 0)
+		if (!past && (r = add_own_dirs(ctx, dir, dir, hier, source, &whole)) < 0)
 			return r;
 		break;
 	case STAT_OWN_LIMIT:
 		break;
 	}
 	for (size_t i = 0; i < whole.nr; i++) {
+		if (past && !whole.v[i].value)
+			continue;
 		/* add_dir_scoped() wrote the scope's own letter; a past has the upper-case one. */
-		whole.v[i].key[0] = scope_letter;
+		if (past)
+			whole.v[i].key[0] = (char)toupper(source->scope);
 		if ((r = stat_sum_add(add, whole.v[i].key, whole.v[i].value, false)) < 0)
 			return r;
 	}
@@ -509,7 +513,7 @@ static int moving_reading(struct cgx_ctx *ctx, struct v2_dir *from, unsigned int
 	int r;
 
 	if (!stat_file_is_peak(source->file))
-		return dir_reading(ctx, from, hier, source, (char)source->scope, false, add);
+		return dir_reading(ctx, from, hier, source, false, add);
 	/* A high-water mark: the group's own, leaves and all, for the larger one wins. */
 	if ((r = group_stat_read(ctx, from, hier, source->v2_controller, source->file,
 				 source->scope, &peak)) < 0)
@@ -528,7 +532,7 @@ static int past_reading(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hi
 {
 	if (stat_file_is_peak(source->file))
 		return 0;
-	return dir_reading(ctx, dir, hier, source, (char)toupper(source->scope), true, add);
+	return dir_reading(ctx, dir, hier, source, true, add);
 }
 
 static bool source_counts(struct cgx_ctx *ctx, unsigned int hier,
@@ -576,12 +580,18 @@ int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to
 int group_stats_start(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier)
 {
 	_cleanup_stat_sum_ struct stat_sum add = STAT_SUM_INIT;
+	_cleanup_close_ int fd = -1;
 	int r;
 
 	for (size_t s = 0; s < ARRAY_SIZE(sources); s++)
 		if (source_counts(ctx, hier, &sources[s]) &&
 		    (r = past_reading(ctx, group, hier, &sources[s], &add)) < 0)
 			return r;
+	/* A record some failed step left here is no count of this group's. */
+	if ((fd = cgx_dir_open(ctx, group)) < 0)
+		return fd;
+	if ((r = state_carried_set(ctx, fd, hier, "")) < 0)
+		return r;
 	return record_fold_final(ctx, group, hier, &add);
 }
 

@@ -59,8 +59,10 @@ int group_stats_carry(struct cgx_ctx *ctx, struct v2_dir *leaf, const struct tup
 int group_stats_move(struct cgx_ctx *ctx, struct v2_dir *from, struct v2_dir *to,
 		     unsigned int hier);
 /*
- * A new group of @hier at @group, a directory with a past: what it counted
- * so far is kept as that past, so that the group starts at 0 (css_alloc).
+ * A group of @hier that starts at @group, a directory with a past (a new
+ * one, or a renamed one whose counts could not come along): what the
+ * directory counted so far becomes its whole record, as its past, so that
+ * the group starts at 0 (css_alloc).
  */
 int group_stats_start(struct cgx_ctx *ctx, struct v2_dir *group, unsigned int hier);
 /*

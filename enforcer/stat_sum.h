@@ -15,10 +15,11 @@
  * one line per number, "SCOPE FILE KEY VALUE", SCOPE a letter of enum
  * stat_scope. The same letter in upper case is a past: what the group's
  * directories had counted before the group came to them (another
- * hierarchy's group used them), taken away from what it reads. A fold of one leaf, written before
- * the leaf is removed, also names the leaf ("@last INO PATH") and keeps the old value of each line
- * it changed ("@ SCOPE FILE KEY OLD"): while the leaf still exists (the daemon was killed before
- * its rmdir) the fold is void and the old values hold.
+ * hierarchy's group used them), taken away from what it reads. A fold of
+ * one leaf, written before the leaf is removed, also names the leaf
+ * ("@last INO PATH") and keeps the old value of each line it changed
+ * ("@ SCOPE FILE KEY OLD"): while the leaf still exists (the daemon was
+ * killed before its rmdir) the fold is void and the old values hold.
  */
 #ifndef CGX_STAT_SUM_H
 #define CGX_STAT_SUM_H

@@ -140,11 +140,11 @@ static void test_a_past_is_taken_away(void)
 
 int main(void)
 {
-	test_a_past_is_taken_away();
 	test_files_of_every_shape_add_up();
 	test_only_the_keys_asked_for();
 	test_a_carried_peak_is_the_larger();
 	test_a_fold_is_void_until_settled();
 	test_a_damaged_record_is_refused();
+	test_a_past_is_taken_away();
 	return check_summary("stat_sum");
 }
