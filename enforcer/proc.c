@@ -248,6 +248,22 @@ int proc_start_time(pid_t pid, unsigned long long *start)
 	return 0;
 }
 
+bool proc_is_unmovable(pid_t pid)
+{
+	_cleanup_strbuf_ struct strbuf stat = STRBUF_INIT;
+	const char *after_comm;
+	unsigned int flags;
+	int ppid;
+
+	if (proc_read(pid, "stat", &stat) < 0 || !(after_comm = strrchr(stat.buf, ')')))
+		return false;
+	/* Field 4 is the parent, field 9 the flags: the 2nd and the 7th after comm. */
+	if (sscanf(after_comm + 1, " %*c %d %*d %*d %*d %*d %u", &ppid, &flags) != 2)
+		return false;
+	/* kthreadd, the kernel threads' parent, is kept in the root (cgroup_init_kthreadd()). */
+	return (flags & PF_NO_SETAFFINITY_BIT) || ((flags & PF_KTHREAD_BIT) && ppid == 0);
+}
+
 int proc_pidfd(pid_t pid)
 {
 	long fd = syscall(SYS_pidfd_open, pid, 0);

@@ -47,6 +47,13 @@ int proc_cgroup2_path(pid_t pid, char *buf, size_t size);
 int proc_start_time(pid_t pid, unsigned long long *start);
 
 /* A pidfd that pins @pid (a thread group leader) against reuse while a move runs. */
+/*
+ * Whether @pid is a kernel thread the kernel moves to no cgroup (EINVAL):
+ * one bound to its CPUs (PF_NO_SETAFFINITY, per-CPU workers), or kthreadd.
+ */
+#define PF_KTHREAD_BIT	      0x00200000u
+#define PF_NO_SETAFFINITY_BIT 0x04000000u
+bool proc_is_unmovable(pid_t pid);
 int proc_pidfd(pid_t pid);
 /* What /proc/PID/fd shows for an eventfd. */
 #define PROC_EVENTFD_LINK "anon_inode:[eventfd]"

@@ -498,9 +498,13 @@ int cgx_tasks_attach(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int hier,
 		if (r < 0)
 			return r;
 	}
+	/*
+	 * cgroup_procs_write_start() refuses such a kernel thread before any
+	 * controller is asked; the v2 write says so too, when it is reached.
+	 */
 	v1_for_each_controller (controller, &ctx->hiers.hier[hier])
 		if (controller->can_attach && (r = controller->can_attach(ctx, dir, hier)) < 0)
-			return r;
+			return proc_is_unmovable(tgid) ? -EINVAL : r;
 	if ((r = proc_pidfd_alive(pidfd)) < 0)
 		return r;
 

@@ -189,6 +189,11 @@ b"
 	[ "$(write_result "$MNT/cpu,cpuacct/bad/tasks" "")" = "Invalid argument" ]
 	[ "$(write_result "$MNT/cpu,cpuacct/bad/tasks" 99999999)" = "No such process" ]
 	[ "$(write_result "$MNT/cpu,cpuacct/bad/cgroup.procs" 99999999)" = "No such process" ]
+	# kthreadd stays in the root, whatever else would refuse it (a cpuset without CPUs).
+	[ "$(write_result "$MNT/cpu,cpuacct/bad/tasks" 2)" = "Invalid argument" ]
+	mkdir "$MNT/cpuset/none"
+	[ "$(write_result "$MNT/cpuset/none/tasks" 2)" = "Invalid argument" ]
+	[ "$(write_result "$MNT/cpuset/none/tasks" $$)" = "No space left on device" ]
 	[ -z "$(cat "$MNT/cpu,cpuacct/bad/tasks")" ]
 	[ -z "$(ls -A "$CG2/$BASE/bad" | grep '^@' || true)" ]
 	! getfattr -d -m 'trusted.cgx.origin' "$CG2/$BASE" 2>/dev/null | grep -q origin
