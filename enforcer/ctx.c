@@ -80,16 +80,31 @@ static int open_base(struct cgx_ctx *ctx, const char *base)
 	return fd;
 }
 
+/*
+ * flock(2) @fd with @op, waiting up to 5 s for it. A daemon killed with -9
+ * holds its locks until its last thread has gone, a while after its
+ * command line has (exit_mm() comes before exit_files()): a restart must not
+ * take a dying daemon for a live one.
+ */
+static int lock_waiting(int fd, int op)
+{
+	for (unsigned int tries = 0;; tries++) {
+		if (flock(fd, op | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK || tries == 250)
+			return -errno;
+		usleep(20 * 1000);
+	}
+}
+
 /* A shared lock on the directory @relpath above the base, kept while the context lives. */
 static int lock_above(struct cgx_ctx *ctx, const char *relpath)
 {
-	int fd, *grown;
+	int fd, r, *grown;
 
 	if ((fd = v2_open_dir(ctx->cgroup2_fd, relpath)) < 0)
 		return fd;
-	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
-		int r = -errno;
-
+	if ((r = lock_waiting(fd, LOCK_SH)) < 0) {
 		close(fd);
 		return r;
 	}
@@ -131,10 +146,10 @@ static int claim_base(struct cgx_ctx *ctx)
 		if (r < 0)
 			return cgx_log_errno(r, "cannot lock %s/%s", ctx->cgroup2_path, above);
 	}
-	if (flock(ctx->base_fd, LOCK_EX | LOCK_NB) == 0)
+	if ((r = lock_waiting(ctx->base_fd, LOCK_EX)) == 0)
 		return 0;
-	if (errno != EWOULDBLOCK)
-		return cgx_log_errno(-errno, "cannot lock base %s/%s", ctx->cgroup2_path,
+	if (r != -EWOULDBLOCK)
+		return cgx_log_errno(r, "cannot lock base %s/%s", ctx->cgroup2_path,
 				     ctx->base_relpath);
 	/* Not its pid from /proc/locks: that is the pid which took the lock, gone after a fork. */
 	cgx_log(CGX_LOG_ERR,
