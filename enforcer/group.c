@@ -519,8 +519,7 @@ void group_replay_values(struct cgx_ctx *ctx, struct v2_dir *dir, unsigned int h
 		const char *value = dir->group[hier]->values[file];
 		_cleanup_free_ char *copy = NULL;
 
-		/* A reset point came along with the records, and still holds (group_stats_move()).
-		 */
+		/* A reset point came with the records, and holds (group_stats_move()). */
 		if (!value || !h->files[file]->write || (h->files[file]->flags & V1F_RESET_POINT) ||
 		    !(copy = strdup(value)))
 			continue;
@@ -631,9 +630,13 @@ int cgx_group_rename(struct cgx_ctx *ctx, struct v2_dir *parent, unsigned int hi
 	 * (its past, its leaves' counts) and its reset points fit it, not this one.
 	 */
 	for (size_t i = 0; r == 0 && i < map.nr; i++) {
+		int started;
+
 		if (!map.pairs[i].counts_lost)
 			continue;
-		group_stats_start(ctx, map.pairs[i].to, hier);
+		if ((started = group_stats_start(ctx, map.pairs[i].to, hier)) < 0)
+			cgx_log_errno(started, "group %s counts what %s counted before", new_name,
+				      map.pairs[i].to->name);
 		group_reset_counts(ctx, map.pairs[i].to, hier);
 	}
 	if (r < 0) {
